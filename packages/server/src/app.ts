@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import { ERROR_CODES, type ErrorCode } from '@uf/shared/errors';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppConfig } from './config';
+import { type Database, migrate, openDatabase } from './db/database';
+import { spaPlugin } from './plugins/spa';
+import { registerRestRoutes } from './rest/rest-adapter';
+import { restRoutes } from './rest/rest-routes';
+import { createServices } from './services/index';
+import { createContextFactory } from './trpc/context';
+import { createAppRouter } from './trpc/router';
+import { createCallerFactory } from './trpc/trpc';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Database;
+  }
+}
+
+const STATUS_TO_CODE: Record<number, ErrorCode> = {
+  401: ERROR_CODES.unauthorized,
+  403: ERROR_CODES.forbidden,
+  404: ERROR_CODES.notFound,
+  409: ERROR_CODES.conflict,
+  429: ERROR_CODES.rateLimited,
+};
+
+export type BuildOptions = {
+  /** Connection URL of the PostgreSQL to use (external, or the embedded one started by main). */
+  databaseUrl: string;
+};
+
+const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Builds the whole app without listening. Tests call this with their own database. */
+export async function buildApp(config: AppConfig, options: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    // A hop count is valid for Fastify (proxy-addr) though its types only list the other forms.
+    trustProxy: config.trustProxy as boolean | string,
+    bodyLimit: 64 * 1024,
+    routerOptions: { maxParamLength: 5000 },
+    genReqId: () => crypto.randomUUID(),
+  });
+
+  const db = await openDatabase({
+    url: options.databaseUrl,
+    poolMax: config.dbPoolMax,
+    log: (message) => app.log.info(message),
+  });
+  app.decorate('db', db);
+  app.addHook('onClose', async () => db.close());
+  if (config.migrate) await migrate(db);
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    if (status >= 500) {
+      req.log.error({ err }, 'unhandled error');
+      return reply.code(500).send({
+        error: ERROR_CODES.internal,
+        message: 'Something went wrong on our side. Please try again.',
+      });
+    }
+    const code = STATUS_TO_CODE[status] ?? ERROR_CODES.validation;
+    return reply.code(status).send({ error: code, message: err.message });
+  });
+
+  await app.register(fastifyCookie, config.sessionSecret ? { secret: config.sessionSecret } : {});
+  await app.register(rateLimit, { global: false });
+
+  const services = createServices(db, config);
+  const appRouter = createAppRouter({ supportEmail: config.supportEmail });
+  const createContext = createContextFactory(config, services);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    const ready = await db.isReady();
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'database unavailable' });
+  });
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/api/trpc',
+    trpcOptions: { router: appRouter, createContext },
+  });
+  const callerFactory = createCallerFactory(appRouter);
+  registerRestRoutes(app, restRoutes, (ctx) => callerFactory(ctx), createContext);
+
+  await app.register(spaPlugin, {
+    distDir: config.webDistDir ? path.resolve(config.webDistDir) : defaultWebDist(),
+    publicConfig: { supportEmail: config.supportEmail },
+  });
+
+  return app;
+}

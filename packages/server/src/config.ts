@@ -1,0 +1,105 @@
+import path from 'node:path';
+import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
+import { z } from 'zod';
+
+// The only reader of process.env. Every variable is listed in the README's configuration table.
+
+const boolFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: "must be 'true' or 'false'" })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  ADMIN_USERNAME: z.string().min(1).max(100).optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default(DEFAULT_SUPPORT_EMAIL),
+  BACKUP_DIR: z.string().min(1).optional(),
+  TRUST_PROXY: z.string().default('false'),
+  TIME_ZONE: z
+    .string()
+    .default('America/New_York')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as America/New_York'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().optional(),
+  COOKIE_SECURE: boolFlag.default(false),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+export type AppConfig = {
+  port: number;
+  host: string;
+  /** External PostgreSQL; undefined means the embedded PGlite database in dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  adminUsername: string | undefined;
+  adminPassword: string | undefined;
+  sessionSecret: string | undefined;
+  supportEmail: string;
+  backupDir: string;
+  /** Fastify trustProxy: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
+  trustProxy: boolean | number | string;
+  timeZone: string;
+  logLevel: string;
+  webDistDir: string | undefined;
+  cookieSecure: boolean;
+  dbPoolMax: number;
+  /** Run migrations when the app starts (always true outside of tests that share a migrated DB). */
+  migrate: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+function parseTrustProxy(raw: string): boolean | number | string {
+  const v = raw.trim().toLowerCase();
+  if (v === '' || v === 'false' || v === '0' || v === 'no') return false;
+  if (v === 'true' || v === 'yes') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return raw.trim();
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  // Empty strings count as "not set", as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    sessionSecret: e.SESSION_SECRET,
+    supportEmail: e.SUPPORT_EMAIL,
+    backupDir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, 'backups')),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    timeZone: e.TIME_ZONE,
+    logLevel: e.LOG_LEVEL,
+    webDistDir: e.WEB_DIST_DIR,
+    cookieSecure: e.COOKIE_SECURE,
+    dbPoolMax: e.DB_POOL_MAX,
+    migrate: true,
+  };
+}

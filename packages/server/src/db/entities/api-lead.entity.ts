@@ -1,0 +1,24 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const ApiLead = defineEntity({
+  name: 'ApiLead',
+  tableName: 'api_lead',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => crypto.randomUUID()),
+    firstName: p.text(),
+    lastName: p.text(),
+    streetAddress: p.text(),
+    city: p.text(),
+    state: p.string().length(2),
+    phone: p.text(),
+    birthMonth: p.smallint(),
+    birthDay: p.smallint(),
+    birthYear: p.smallint(),
+    beneficiary: p.text().nullable(),
+    trustedFormUrl: p.text().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});

@@ -1,0 +1,8 @@
+import { AdminSession } from './admin-session.entity';
+import { AdminUser } from './admin-user.entity';
+import { AnalyticsEvent } from './analytics-event.entity';
+import { ApiLead } from './api-lead.entity';
+import { WebsiteLead } from './website-lead.entity';
+
+// Listed explicitly (no folder discovery) so the bundle and the ORM agree.
+export const entities = [WebsiteLead, ApiLead, AnalyticsEvent, AdminUser, AdminSession];

@@ -1,0 +1,38 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const WebsiteLead = defineEntity({
+  name: 'WebsiteLead',
+  tableName: 'website_lead',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => crypto.randomUUID()),
+    firstName: p.text(),
+    lastName: p.text(),
+    email: p.text(),
+    phone: p.text(),
+    streetAddress: p.text(),
+    zipCode: p.text(),
+    state: p.string().length(2).nullable(),
+    birthMonth: p.smallint(),
+    birthDay: p.smallint(),
+    birthYear: p.smallint(),
+    consentGiven: p.boolean(),
+    optInDate: p.text(),
+    optInTime: p.text(),
+    certificationId: p.text().nullable(),
+    leadSource: p.text().default('website'),
+    tcpaCompliant: p.text().default('false'),
+    beneficiary: p.text().nullable(),
+    ipAddress: p.text().nullable(),
+    userAgent: p.text().nullable(),
+    trustedFormUrl: p.text().nullable(),
+    ownerTokenHash: p.text().nullable().hidden(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});

@@ -1,0 +1,68 @@
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import {
+  ERROR_CODES,
+  ERROR_STATUS,
+  type ErrorBody,
+  type ErrorCode,
+  type FieldError,
+} from '@uf/shared/errors';
+import { classifyLeadErrors, firstErrorPerField } from '@uf/shared/lead.schema';
+import { ZodError } from 'zod';
+
+/** The one error type services throw. Transport layers map it once (tRPC formatter, REST adapter). */
+export class AppError extends Error {
+  constructor(
+    public readonly code: ErrorCode,
+    message: string,
+    public readonly fieldErrors?: FieldError[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+const TRPC_CODE_TO_ERROR: Partial<Record<TRPCError['code'], ErrorCode>> = {
+  BAD_REQUEST: ERROR_CODES.validation,
+  PARSE_ERROR: ERROR_CODES.validation,
+  UNAUTHORIZED: ERROR_CODES.unauthorized,
+  FORBIDDEN: ERROR_CODES.forbidden,
+  NOT_FOUND: ERROR_CODES.notFound,
+  CONFLICT: ERROR_CODES.conflict,
+  TOO_MANY_REQUESTS: ERROR_CODES.rateLimited,
+};
+
+function fromZod(error: ZodError): ErrorBody {
+  const fieldErrors = firstErrorPerField(error);
+  const code = classifyLeadErrors(fieldErrors);
+  const first = fieldErrors[0];
+  const message =
+    code === ERROR_CODES.ageRestriction ? (first?.message ?? 'Invalid input') : 'Some fields are invalid';
+  return { error: code, message, fieldErrors };
+}
+
+/** Any thrown value → the status and JSON body a client sees. 5xx never carries internal detail. */
+export function toErrorResponse(err: unknown): { status: number; body: ErrorBody } {
+  const cause = err instanceof TRPCError ? err.cause : err;
+  if (cause instanceof AppError) {
+    const body: ErrorBody = { error: cause.code, message: cause.message };
+    if (cause.fieldErrors) body.fieldErrors = cause.fieldErrors;
+    return { status: cause.status, body };
+  }
+  if (cause instanceof ZodError) {
+    return { status: 400, body: fromZod(cause) };
+  }
+  if (err instanceof TRPCError) {
+    const status = getHTTPStatusCodeFromError(err);
+    const code = TRPC_CODE_TO_ERROR[err.code];
+    if (code && status < 500) return { status, body: { error: code, message: err.message } };
+  }
+  return {
+    status: 500,
+    body: { error: ERROR_CODES.internal, message: 'Something went wrong on our side. Please try again.' },
+  };
+}

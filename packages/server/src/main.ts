@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { EMBEDDED_MAX_CONNECTIONS, type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded';
+
+// The server entry: the only place that listens and handles process signals.
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    console.info(`[server] no DATABASE_URL: using the embedded PostgreSQL (PGlite) in ${config.dataDir}`);
+    embedded = await startEmbeddedDatabase(config.dataDir);
+    databaseUrl = embedded.url;
+    config.dbPoolMax = Math.min(config.dbPoolMax, EMBEDDED_MAX_CONNECTIONS - 2);
+  }
+
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, { databaseUrl });
+  } catch (err) {
+    await embedded?.close();
+    throw err;
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await embedded?.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  console.info(`\n  Site:  http://${shownHost}:${port}/\n  Admin: http://${shownHost}:${port}/admin/login\n`);
+}
+
+main().catch((err) => {
+  console.error('[server] failed to start:', err);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { ERROR_CODES } from '@uf/shared/errors';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+
+export type SpaOptions = { distDir: string; publicConfig: Record<string, unknown> };
+
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * Serves the built web app. Every non-/api GET that is not a file gets index.html (client routing,
+ * deep links on a full page load); unknown /api paths answer JSON 404. Runtime config reaches the SPA
+ * through a meta tag, so the bundle needs no rebuild per deployment and no inline script.
+ */
+export const spaPlugin = fp(
+  async (app: FastifyInstance, opts: SpaOptions) => {
+    const indexPath = path.join(opts.distDir, 'index.html');
+    const hasBuild = existsSync(indexPath);
+    const indexHtml = hasBuild
+      ? readFileSync(indexPath, 'utf8').replace(
+          '<!--app-config-->',
+          `<meta name="app-config" content="${escapeAttr(JSON.stringify(opts.publicConfig))}" />`,
+        )
+      : '';
+
+    if (hasBuild) {
+      await app.register(fastifyStatic, {
+        root: opts.distDir,
+        index: false,
+        wildcard: true,
+        setHeaders(reply, filePath) {
+          // Vite names assets by content hash: cache them for a year; everything else revalidates.
+          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+          reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+    }
+
+    const sendIndex = (reply: FastifyReply) =>
+      reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+
+    // '/' is the dist folder itself: @fastify/static would answer 403 for a directory.
+    if (hasBuild) app.get('/', (_req, reply) => sendIndex(reply));
+
+    app.setNotFoundHandler(
+      {
+        preHandler: app.rateLimit ? app.rateLimit({ max: 300, timeWindow: '1 minute' }) : undefined,
+      },
+      (req, reply) => {
+        const pathname = req.url.split('?')[0] ?? '/';
+        const isApi = pathname === '/api' || pathname.startsWith('/api/');
+        if (isApi || (req.method !== 'GET' && req.method !== 'HEAD')) {
+          return reply
+            .code(404)
+            .send({ error: ERROR_CODES.notFound, message: `No route for ${req.method} ${pathname}` });
+        }
+        if (!hasBuild) {
+          return reply.code(503).type('text/plain').send('The web app is not built. Run `npm start`.');
+        }
+        return sendIndex(reply);
+      },
+    );
+  },
+  { name: 'spa' },
+);

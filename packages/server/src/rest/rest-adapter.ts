@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { toErrorResponse } from '../errors';
+import type { Context } from '../trpc/context';
+import type { Caller, RestRoute } from './rest-routes';
+
+/** One generic handler for every row of the REST table: build the context, call, map errors once. */
+export function registerRestRoutes(
+  app: FastifyInstance,
+  routes: RestRoute[],
+  makeCaller: (ctx: Context) => Caller,
+  makeContext: (opts: { req: Context['req']; res: Context['reply'] }) => Context,
+) {
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (req, reply) => {
+        try {
+          const result = await route.call(makeCaller(makeContext({ req, res: reply })), req);
+          return reply.code(route.status ?? 200).send(result);
+        } catch (err) {
+          const { status, body } = toErrorResponse(err);
+          if (status >= 500) req.log.error({ err }, 'request failed');
+          return reply.code(status).send(body);
+        }
+      },
+    });
+  }
+}

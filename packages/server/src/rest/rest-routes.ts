@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppRouter } from '../trpc/router';
+
+// The REST surface of the spec (§7) as a table: each row names a path and the tRPC procedure that
+// answers it, plus how the request becomes the procedure's input. No behaviour lives here.
+
+export type Caller = ReturnType<AppRouter['createCaller']>;
+
+type Params = Record<string, string>;
+const params = (req: FastifyRequest) => req.params as Params;
+const body = (req: FastifyRequest) => (req.body ?? {}) as Record<string, unknown>;
+
+export type RestRoute = {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  url: string;
+  /** HTTP status of a successful answer. */
+  status?: number;
+  call: (caller: Caller, req: FastifyRequest) => Promise<unknown>;
+};
+
+export const restRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    url: '/api/submit-search',
+    call: (c, req) => c.lead.submit(req.body as never),
+  },
+  {
+    method: 'GET',
+    url: '/api/leads/:id',
+    call: (c, req) => c.lead.byId({ id: params(req).id ?? '' }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/leads/:id/beneficiary',
+    call: (c, req) => c.lead.setBeneficiary({ ...body(req), id: params(req).id ?? '' } as never),
+  },
+  {
+    method: 'POST',
+    url: '/api/analytics/track',
+    call: (c, req) => c.analytics.track(req.body as never),
+  },
+];

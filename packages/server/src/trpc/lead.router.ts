@@ -1,0 +1,40 @@
+import { beneficiarySchema, createLeadSubmissionSchema, leadIdSchema } from '@uf/shared/lead.schema';
+import * as leads from '../services/lead.service';
+import { clientIp, userAgent } from './request-meta';
+import { publicProcedure, router } from './trpc';
+
+export const LEAD_OWNER_COOKIE = 'lead_owner';
+
+export function createLeadRouter(supportEmail: string) {
+  const submitSchema = createLeadSubmissionSchema(supportEmail);
+  return router({
+    submit: publicProcedure.input(submitSchema).mutation(async ({ ctx, input }) => {
+      const { id, ownerToken } = await leads.submitLead(ctx.services.em(), input, {
+        ipAddress: clientIp(ctx.req),
+        userAgent: userAgent(ctx.req),
+        timeZone: ctx.config.timeZone,
+      });
+      ctx.reply.setCookie(LEAD_OWNER_COOKIE, ownerToken, {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: ctx.config.cookieSecure,
+        path: '/api',
+        maxAge: 60 * 60 * 24,
+      });
+      return { id };
+    }),
+    byId: publicProcedure
+      .input(leadIdSchema)
+      .query(({ ctx, input }) => leads.getPublicLead(ctx.services.em(), input.id)),
+    setBeneficiary: publicProcedure
+      .input(leadIdSchema.extend(beneficiarySchema.shape))
+      .mutation(({ ctx, input }) =>
+        leads.setBeneficiary(
+          ctx.services.em(),
+          input.id,
+          input.beneficiary,
+          ctx.req.cookies[LEAD_OWNER_COOKIE],
+        ),
+      ),
+  });
+}

@@ -1,0 +1,12 @@
+import { createAnalyticsRouter } from './analytics.router';
+import { createLeadRouter } from './lead.router';
+import { router } from './trpc';
+
+export function createAppRouter(options: { supportEmail: string }) {
+  return router({
+    lead: createLeadRouter(options.supportEmail),
+    analytics: createAnalyticsRouter(),
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;

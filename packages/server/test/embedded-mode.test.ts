@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { leadBody } from './support/fixtures';
+
+// The embedded mode as `npm start` runs it: the built server with no DATABASE_URL, PGlite in DATA_DIR.
+const entry = path.resolve(import.meta.dirname, '../dist/main.js');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'uf-embedded-'));
+let child: ChildProcess | undefined;
+
+async function startServer(port: number): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  const proc = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  proc.stdout?.on('data', (d) => {
+    output += d;
+  });
+  proc.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}): ${output}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return proc;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not ready: ${output}`);
+}
+
+async function stopServer(proc: ChildProcess) {
+  proc.kill('SIGTERM');
+  await new Promise((r) => proc.once('exit', r));
+}
+
+afterAll(async () => {
+  if (child && child.exitCode === null) await stopServer(child);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('embedded PGlite mode (no DATABASE_URL)', () => {
+  it('starts, migrates, stores a lead and keeps it across a restart', async () => {
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: build the server first (npm test does)`);
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    child = await startServer(port);
+    const res = await fetch(`http://127.0.0.1:${port}/api/submit-search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(leadBody({ zipCode: '10001' })),
+    });
+    expect(res.status).toBe(200);
+    const { id } = (await res.json()) as { id: string };
+    await stopServer(child);
+    expect(existsSync(path.join(dataDir, 'pgdata.lock'))).toBe(false);
+
+    child = await startServer(port);
+    const read = await fetch(`http://127.0.0.1:${port}/api/leads/${id}`);
+    expect(await read.json()).toEqual({ id, state: 'NY' });
+    await stopServer(child);
+  });
+});

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { startEmbeddedDatabase } from '../../src/db/embedded';
+
+export type TestDatabase = { url: string; kind: string; drop(): Promise<void> };
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** A brand-new, empty database for one test file: nothing leaks between files or runs. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const { kind, adminUrl } = inject('testDb');
+  if (!adminUrl) {
+    const embedded = await startEmbeddedDatabase(undefined);
+    return { url: embedded.url, kind, drop: () => embedded.close() };
+  }
+  const name = `uf_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: withDatabase(adminUrl, name),
+    kind,
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}

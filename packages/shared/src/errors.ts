@@ -1,0 +1,36 @@
+// One error vocabulary for every surface (tRPC, REST, web). Codes are the `error` field of JSON answers.
+
+export const ERROR_CODES = {
+  validation: 'validation_error',
+  ageRestriction: 'age_restriction',
+  duplicateEmail: 'duplicate_email',
+  notFound: 'not_found',
+  forbidden: 'forbidden',
+  unauthorized: 'unauthorized',
+  rateLimited: 'rate_limited',
+  conflict: 'conflict',
+  internal: 'internal_error',
+} as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  validation_error: 400,
+  age_restriction: 400,
+  duplicate_email: 409,
+  not_found: 404,
+  forbidden: 403,
+  unauthorized: 401,
+  rate_limited: 429,
+  conflict: 409,
+  internal_error: 500,
+};
+
+export type FieldError = { field: string; message: string };
+
+/** The JSON body of every error answer. */
+export type ErrorBody = {
+  error: ErrorCode;
+  message: string;
+  fieldErrors?: FieldError[];
+};

@@ -1,0 +1,43 @@
+import { Button, Group, Modal, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
+import { BENEFICIARY_NOT_SPECIFIED, BENEFICIARY_OPTIONS, type Beneficiary } from '@uf/shared/constants';
+import { useState } from 'react';
+
+export type BeneficiaryDialogProps = {
+  opened: boolean;
+  pending: boolean;
+  onChoose: (beneficiary: Beneficiary) => void;
+  onClose: () => void;
+};
+
+export function BeneficiaryDialog({ opened, pending, onChoose, onClose }: BeneficiaryDialogProps) {
+  const [choice, setChoice] = useState<string>('');
+  return (
+    <Modal opened={opened} onClose={onClose} title="Who is your beneficiary?" centered size="md">
+      <Stack>
+        <Text size="sm">
+          Unclaimed money can pass to family members. Tell us who you would name as your beneficiary, or skip
+          this step.
+        </Text>
+        <Radio.Group value={choice} onChange={setChoice} label="Beneficiary" name="beneficiary">
+          <SimpleGrid cols={{ base: 2, xs: 3 }} mt="xs" spacing="xs">
+            {BENEFICIARY_OPTIONS.map((option) => (
+              <Radio key={option} value={option} label={option} />
+            ))}
+          </SimpleGrid>
+        </Radio.Group>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => onChoose(BENEFICIARY_NOT_SPECIFIED)} disabled={pending}>
+            Skip
+          </Button>
+          <Button
+            onClick={() => onChoose(choice as Beneficiary)}
+            disabled={choice === '' || pending}
+            loading={pending}
+          >
+            Submit
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,49 @@
+import { Alert, Button, Card, List, Stack, Text, Title } from '@mantine/core';
+import { getStateSite } from '@uf/shared/state-sites';
+
+export type CongratulationsProps = {
+  /** Two-letter code derived by the server, or null/undefined when unknown or not yet known. */
+  state: string | null | undefined;
+  onSearchMore: () => void;
+};
+
+export function Congratulations({ state, onSearchMore }: CongratulationsProps) {
+  const site = getStateSite(state);
+  return (
+    <Card withBorder shadow="sm" padding="xl" radius="md">
+      <Stack>
+        <Title order={2}>Congratulations!</Title>
+        <Text>
+          Your search was submitted. Continue on the official unclaimed-property site for{' '}
+          <strong>{site.name}</strong> to see what is waiting for you.
+        </Text>
+        <Button
+          component="a"
+          href={site.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          size="lg"
+          data-testid="claim-link"
+        >
+          Search &amp; Claim Your Assets
+        </Button>
+        <Text size="sm" c="dark.6">
+          This opens{' '}
+          {site.name === 'Multiple States'
+            ? 'the national multi-state search'
+            : `the ${site.name} official site`}{' '}
+          in a new tab. Searching and claiming on official sites is free. We are not a government site.
+        </Text>
+        <Button variant="outline" onClick={onSearchMore}>
+          Search for More People
+        </Button>
+        <Alert color="blue" title="Tips">
+          <List size="sm" spacing={4}>
+            <List.Item>Searches are always free on official state websites.</List.Item>
+            <List.Item>If you have lived in several states, check each state where you lived.</List.Item>
+          </List>
+        </Alert>
+      </Stack>
+    </Card>
+  );
+}

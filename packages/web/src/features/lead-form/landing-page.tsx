@@ -1,0 +1,198 @@
+import {
+  Badge,
+  Box,
+  Card,
+  Container,
+  Grid,
+  List,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import type { Beneficiary } from '@uf/shared/constants';
+import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import { useEffect, useState } from 'react';
+import { notifyError } from '../../notify';
+import { usePageMeta } from '../../page-meta';
+import { trpc } from '../../trpc';
+import { trackEvent, trackSurveyStartedOnce } from './analytics';
+import { BeneficiaryDialog } from './beneficiary-dialog';
+import { Congratulations } from './congratulations';
+import { HeroArt } from './hero-art';
+import { LeadForm } from './lead-form';
+
+const ASSETS_LEFT = [
+  'Safe deposit box contents',
+  'Checking or savings accounts',
+  'Stocks',
+  'Life insurance policies',
+  'Trust distributions',
+];
+const ASSETS_RIGHT = [
+  'Annuities',
+  'Uncashed dividends',
+  'Utility security deposits',
+  'Uncashed payroll checks',
+  'Customer overpayments',
+];
+const STEPS = [
+  { title: 'Fill Out Your Information', text: 'Tell us who you are with the short form on this page.' },
+  {
+    title: 'Wait For Our Team To Look',
+    text: 'We point you to the official unclaimed-property records that match where you live.',
+  },
+  {
+    title: 'Claim Your Assets',
+    text: 'Claim what you find, for free, directly on your state’s official site.',
+  },
+];
+
+type Phase = { step: 'form' } | { step: 'beneficiary'; leadId: string } | { step: 'done'; leadId: string };
+
+export function LandingPage() {
+  usePageMeta({
+    title: 'Unclaimed Funds Finder',
+    description:
+      'Find out if unclaimed money is waiting for you: bank accounts, insurance, stocks, deposits and more. Free to search on official state sites.',
+  });
+  const [phase, setPhase] = useState<Phase>({ step: 'form' });
+  const [formKey, setFormKey] = useState(0);
+  const utils = trpc.useUtils();
+  const setBeneficiary = trpc.lead.setBeneficiary.useMutation();
+  const leadId = phase.step === 'form' ? null : phase.leadId;
+  const lead = trpc.lead.byId.useQuery({ id: leadId ?? '' }, { enabled: leadId !== null });
+
+  useEffect(() => {
+    trackEvent('page_view', 'home');
+  }, []);
+  useEffect(() => {
+    if (lead.error) console.warn('Could not read the lead state:', lead.error.message);
+  }, [lead.error]);
+
+  const chooseBeneficiary = async (beneficiary: Beneficiary) => {
+    if (phase.step !== 'beneficiary') return;
+    try {
+      await setBeneficiary.mutateAsync({ id: phase.leadId, beneficiary });
+      setPhase({ step: 'done', leadId: phase.leadId });
+    } catch {
+      notifyError(PUBLIC_TOASTS.beneficiaryFailed.title, PUBLIC_TOASTS.beneficiaryFailed.message);
+    }
+  };
+
+  const startOver = () => {
+    setPhase({ step: 'form' });
+    setFormKey((k) => k + 1);
+    void utils.lead.byId.invalidate();
+    window.scrollTo({ top: 0 });
+  };
+
+  return (
+    <>
+      <Box bg="green.0" py={{ base: 'xl', md: 60 }}>
+        <Container size="lg">
+          <Grid align="center" gap="xl">
+            <Grid.Col span={{ base: 12, md: 7 }}>
+              <Stack gap="md">
+                <Badge color="green.9" variant="filled" size="lg">
+                  Free to search
+                </Badge>
+                <Title order={1} fz={{ base: 30, md: 44 }}>
+                  Find Out If Unclaimed Money Is Waiting For You
+                </Title>
+                <Text size="lg">
+                  Millions of Americans have forgotten bank accounts, refunds, insurance payouts and deposits
+                  held by their state. Check in minutes and go straight to your state’s official search.
+                </Text>
+              </Stack>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <HeroArt />
+            </Grid.Col>
+          </Grid>
+        </Container>
+      </Box>
+
+      <Container size="lg" py="xl">
+        <Grid gap="xl">
+          <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 2, md: 1 }}>
+            <Stack gap="xl">
+              <section aria-labelledby="owed-heading">
+                <Title order={2} id="owed-heading" mb="sm">
+                  How Do I Find Out If I'm Owed Money?
+                </Title>
+                <Text mb="sm">
+                  States hold money that businesses could not return to its owners. It can include:
+                </Text>
+                <SimpleGrid cols={{ base: 1, xs: 2 }}>
+                  <List spacing={4}>
+                    {ASSETS_LEFT.map((a) => (
+                      <List.Item key={a}>{a}</List.Item>
+                    ))}
+                  </List>
+                  <List spacing={4}>
+                    {ASSETS_RIGHT.map((a) => (
+                      <List.Item key={a}>{a}</List.Item>
+                    ))}
+                  </List>
+                </SimpleGrid>
+              </section>
+              <section aria-labelledby="process-heading">
+                <Title order={2} id="process-heading" mb="sm">
+                  How Does the Process Work?
+                </Title>
+                <Stack gap="sm">
+                  {STEPS.map((s, i) => (
+                    <Card key={s.title} withBorder padding="md">
+                      <Grid align="center" gap="sm">
+                        <Grid.Col span="content">
+                          <ThemeIcon size={36} radius="xl" color="green.9" aria-hidden="true">
+                            {i + 1}
+                          </ThemeIcon>
+                        </Grid.Col>
+                        <Grid.Col span="auto">
+                          <Title order={3} size="h4">
+                            Step {i + 1}: {s.title}
+                          </Title>
+                          <Text size="sm">{s.text}</Text>
+                        </Grid.Col>
+                      </Grid>
+                    </Card>
+                  ))}
+                </Stack>
+              </section>
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
+            {phase.step === 'done' ? (
+              <Congratulations state={lead.data?.state} onSearchMore={startOver} />
+            ) : (
+              <Card withBorder shadow="md" padding="lg" radius="md" id="search">
+                <Title order={2} size="h3" mb="xs">
+                  Start Your Free Search
+                </Title>
+                <Text size="sm" mb="md" c="dark.6">
+                  All fields are required.
+                </Text>
+                <LeadForm
+                  key={formKey}
+                  onSubmitAttempt={() => trackEvent('form_submit', 'home')}
+                  onConsentChecked={() => trackSurveyStartedOnce('home')}
+                  onSubmitted={(id) => setPhase({ step: 'beneficiary', leadId: id })}
+                />
+              </Card>
+            )}
+          </Grid.Col>
+        </Grid>
+      </Container>
+
+      <BeneficiaryDialog
+        opened={phase.step === 'beneficiary'}
+        pending={setBeneficiary.isPending}
+        onChoose={(b) => void chooseBeneficiary(b)}
+        onClose={() => phase.step === 'beneficiary' && setPhase({ step: 'done', leadId: phase.leadId })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,187 @@
+import { Anchor, Button, Checkbox, Grid, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { Link } from '@tanstack/react-router';
+import { CONSENT_TEXT } from '@uf/shared/consent';
+import { BIRTH_DAYS, BIRTH_MONTHS, BIRTH_YEARS } from '@uf/shared/constants';
+import { ERROR_CODES } from '@uf/shared/errors';
+import { createLeadSubmissionSchema, EMPTY_LEAD_FORM, type LeadFormValues } from '@uf/shared/lead.schema';
+import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import { useMemo, useState } from 'react';
+import { useAppConfig } from '../../app-config';
+import { notifyError } from '../../notify';
+import { appErrorOf, trpc } from '../../trpc';
+import { ReviewConfirmDialog } from './review-confirm-dialog';
+
+export type LeadFormProps = {
+  onSubmitted: (leadId: string, values: LeadFormValues) => void;
+  /** Called on every submit attempt (analytics form_submit). */
+  onSubmitAttempt?: () => void;
+  /** Called when the consent box becomes checked (analytics survey_started). */
+  onConsentChecked?: () => void;
+};
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+// Native selects: the platform's own picker on phones, and no popover code in the landing bundle.
+const withPlaceholder = (label: string, options: { value: string; label: string }[]) => [
+  { value: '', label, disabled: true },
+  ...options,
+];
+const monthOptions = withPlaceholder(
+  'Month',
+  BIRTH_MONTHS.map((m, i) => ({ value: m, label: MONTH_NAMES[i] ?? m })),
+);
+const dayOptions = withPlaceholder(
+  'Day',
+  BIRTH_DAYS.map((d) => ({ value: d, label: d })),
+);
+const yearOptions = withPlaceholder(
+  'Year',
+  BIRTH_YEARS.map((y) => ({ value: y, label: y })),
+);
+
+export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: LeadFormProps) {
+  const { supportEmail } = useAppConfig();
+  const schema = useMemo(() => createLeadSubmissionSchema(supportEmail), [supportEmail]);
+  const form = useForm<LeadFormValues>({
+    mode: 'controlled',
+    initialValues: EMPTY_LEAD_FORM,
+    validate: schemaResolver(schema, { sync: true }),
+    validateInputOnBlur: true,
+  });
+  const submit = trpc.lead.submit.useMutation();
+  // Spec §2: the Review & Confirm dialog exists but the normal flow never opens it.
+  const [reviewOpened, setReviewOpened] = useState(false);
+
+  const handleSubmit = form.onSubmit(
+    async (values) => {
+      try {
+        const { id } = await submit.mutateAsync({
+          ...values,
+          consentGiven: values.consentGiven ? 'true' : 'false',
+        });
+        onSubmitted(id, values);
+      } catch (err) {
+        const app = appErrorOf(err);
+        if (app?.error === ERROR_CODES.duplicateEmail) {
+          notifyError(PUBLIC_TOASTS.duplicateEmail.title, PUBLIC_TOASTS.duplicateEmail.message);
+        } else if (app?.error === ERROR_CODES.ageRestriction) {
+          notifyError(PUBLIC_TOASTS.ageRestriction.title, PUBLIC_TOASTS.ageRestriction.message);
+        } else {
+          notifyError(PUBLIC_TOASTS.submitFailed.title, PUBLIC_TOASTS.submitFailed.message);
+        }
+        if (app?.fieldErrors) {
+          form.setErrors(Object.fromEntries(app.fieldErrors.map((e) => [e.field, e.message])));
+        }
+      }
+    },
+    () => undefined,
+  );
+
+  const consentProps = form.getInputProps('consentGiven', { type: 'checkbox' });
+
+  return (
+    <form
+      noValidate
+      aria-label="Unclaimed money search"
+      onSubmit={(e) => {
+        onSubmitAttempt?.();
+        handleSubmit(e);
+      }}
+    >
+      <Stack gap="sm">
+        <Grid gap="sm">
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput label="First Name" autoComplete="given-name" {...form.getInputProps('firstName')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput label="Last Name" autoComplete="family-name" {...form.getInputProps('lastName')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 8 }}>
+            <TextInput
+              label="Street Address"
+              autoComplete="street-address"
+              {...form.getInputProps('streetAddress')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 4 }}>
+            <TextInput
+              label="ZIP Code"
+              autoComplete="postal-code"
+              inputMode="numeric"
+              maxLength={10}
+              {...form.getInputProps('zipCode')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput
+              label="Email Address"
+              type="email"
+              autoComplete="email"
+              {...form.getInputProps('email')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput
+              label="Phone Number"
+              type="tel"
+              autoComplete="tel-national"
+              {...form.getInputProps('phone')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, xs: 4 }}>
+            <NativeSelect label="Birth Month" data={monthOptions} {...form.getInputProps('birthMonth')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, xs: 4 }}>
+            <NativeSelect label="Birth Day" data={dayOptions} {...form.getInputProps('birthDay')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, xs: 4 }}>
+            <NativeSelect label="Birth Year" data={yearOptions} {...form.getInputProps('birthYear')} />
+          </Grid.Col>
+        </Grid>
+        <Checkbox
+          {...consentProps}
+          onChange={(event) => {
+            consentProps.onChange(event);
+            if (event.currentTarget.checked) onConsentChecked?.();
+          }}
+          label={
+            <Text size="xs" component="span">
+              {CONSENT_TEXT}{' '}
+              <Anchor component={Link} to="/terms" size="xs" target="_blank">
+                Terms &amp; Conditions
+              </Anchor>{' '}
+              ·{' '}
+              <Anchor component={Link} to="/privacy" size="xs" target="_blank">
+                Privacy Policy
+              </Anchor>
+            </Text>
+          }
+        />
+        <Button type="submit" size="lg" loading={submit.isPending} fullWidth>
+          Search Now
+        </Button>
+      </Stack>
+      <ReviewConfirmDialog
+        opened={reviewOpened}
+        onDisregard={() => setReviewOpened(false)}
+        onCloseAndSubmit={() => {
+          setReviewOpened(false);
+          handleSubmit();
+        }}
+      />
+    </form>
+  );
+}

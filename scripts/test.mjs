@@ -1,0 +1,73 @@
+// `npm test`: typecheck, lint, build, then every test tier (unit, integration on PostgreSQL,
+// end-to-end in Chromium). Ends with one line `N passed, N failed` for the whole run.
+// Runs under the project's Node (scripts/bootstrap.mjs), after the workspace is installed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const run = (cmd, args, extra = {}) =>
+  spawnSync(cmd, args, { stdio: 'inherit', cwd: root, env: process.env, ...extra }).status ?? 1;
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function step(name, status) {
+  if (status === 0) passed += 1;
+  else {
+    failed += 1;
+    failures.push(name);
+  }
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(CHROMIUM) && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+  console.info('[test] installing Chromium from apt for the end-to-end tests...');
+  run('sh', [
+    '-c',
+    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null',
+  ]);
+}
+
+console.info('\n[test] typecheck');
+step('typecheck', run(process.execPath, [path.join(root, 'scripts/bootstrap.mjs'), 'typecheck']));
+console.info('\n[test] lint');
+step('lint', run(bin('biome'), ['check', '.']));
+console.info('\n[test] build');
+const buildStatus = run(process.execPath, [path.join(root, 'scripts/bootstrap.mjs'), 'build']);
+step('build', buildStatus);
+
+const reportDir = mkdtempSync(path.join(os.tmpdir(), 'uf-test-'));
+const report = path.join(reportDir, 'vitest.json');
+const projects = buildStatus === 0 ? [] : ['--project', 'unit', '--project', 'integration'];
+console.info(`\n[test] vitest${buildStatus === 0 ? '' : ' (unit and integration only: the build failed)'}`);
+run(bin('vitest'), [
+  'run',
+  ...projects,
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+]);
+
+if (existsSync(report)) {
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+  // A file that fails to load has no tests but is still a failure.
+  const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0);
+  failed += brokenFiles.length;
+  for (const f of brokenFiles) failures.push(path.relative(root, f.name));
+  for (const f of r.testResults)
+    for (const a of f.assertionResults) if (a.status === 'failed') failures.push(a.fullName);
+} else {
+  failed += 1;
+  failures.push('vitest produced no report');
+}
+
+if (failures.length) console.info(`\n[test] failed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+console.info(`\n${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
