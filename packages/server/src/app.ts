@@ -7,6 +7,8 @@ import { ERROR_CODES, type ErrorCode } from '@uf/shared/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
 import { type Database, migrate, openDatabase } from './db/database';
+import { originCheckPlugin } from './plugins/origin-check';
+import { sessionPlugin } from './plugins/session';
 import { spaPlugin } from './plugins/spa';
 import { registerRestRoutes } from './rest/rest-adapter';
 import { restRoutes } from './rest/rest-routes';
@@ -72,8 +74,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     return reply.code(status).send({ error: code, message: err.message });
   });
 
-  await app.register(fastifyCookie, config.sessionSecret ? { secret: config.sessionSecret } : {});
+  await app.register(fastifyCookie);
   await app.register(rateLimit, { global: false });
+  await app.register(originCheckPlugin);
+  await app.register(sessionPlugin, { config, pool: db.pool });
 
   const services = createServices(db, config);
   const appRouter = createAppRouter({ supportEmail: config.supportEmail });
@@ -87,7 +91,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/api/trpc',
-    trpcOptions: { router: appRouter, createContext },
+    trpcOptions: {
+      router: appRouter,
+      createContext,
+      onError: ({ error, req }: { error: { code: string }; req: { log: FastifyInstance['log'] } }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error }, 'tRPC procedure failed');
+      },
+    },
   });
   const callerFactory = createCallerFactory(appRouter);
   registerRestRoutes(app, restRoutes, (ctx) => callerFactory(ctx), createContext);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { EMBEDDED_MAX_CONNECTIONS, type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded';
+import { startConfiguredDatabase } from './db/connect';
+import { ensureInitialAdmin, type InitialAdmin } from './services/admin-user.service';
 
 // The server entry: the only place that listens and handles process signals.
 
@@ -17,14 +18,10 @@ async function main() {
     throw err;
   }
 
-  let embedded: EmbeddedDatabase | undefined;
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
+  if (!config.databaseUrl) {
     console.info(`[server] no DATABASE_URL: using the embedded PostgreSQL (PGlite) in ${config.dataDir}`);
-    embedded = await startEmbeddedDatabase(config.dataDir);
-    databaseUrl = embedded.url;
-    config.dbPoolMax = Math.min(config.dbPoolMax, EMBEDDED_MAX_CONNECTIONS - 2);
   }
+  const { url: databaseUrl, embedded } = await startConfiguredDatabase(config);
 
   let app: FastifyInstance;
   try {
@@ -33,6 +30,12 @@ async function main() {
     await embedded?.close();
     throw err;
   }
+
+  const initialAdmin = await ensureInitialAdmin(app.db.orm.em.fork(), {
+    username: config.adminUsername,
+    password: config.adminPassword,
+    allowGenerated: !config.databaseUrl,
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -60,7 +63,24 @@ async function main() {
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.info(`\n  Site:  http://${shownHost}:${port}/\n  Admin: http://${shownHost}:${port}/admin/login\n`);
+  console.info(
+    `\n  Site:  http://${shownHost}:${port}/\n  Admin: http://${shownHost}:${port}/admin/login\n  ${signInHint(initialAdmin)}\n`,
+  );
+}
+
+function signInHint(admin: InitialAdmin): string {
+  const cli = 'npm run cli --';
+  switch (admin.status) {
+    case 'created':
+      return admin.generatedPassword
+        ? `Sign in as '${admin.username}' with password '${admin.generatedPassword}' (shown only now; ` +
+            `change it with: ${cli} admin:reset-password ${admin.username})`
+        : `Sign in as '${admin.username}' with the password in ADMIN_PASSWORD.`;
+    case 'exists':
+      return `Sign in with your admin account (forgot it? stop the server, then: ${cli} admin:reset-password <username>)`;
+    case 'missing':
+      return `No admin account yet: set ADMIN_USERNAME and ADMIN_PASSWORD, or run: ${cli} admin:create <username>`;
+  }
 }
 
 main().catch((err) => {

@@ -39,4 +39,19 @@ export const restRoutes: RestRoute[] = [
     url: '/api/analytics/track',
     call: (c, req) => c.analytics.track(req.body as never),
   },
+  {
+    method: 'POST',
+    url: '/api/admin/login',
+    call: (c, req) => c.adminAuth.login(req.body as never),
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/logout',
+    call: (c) => c.adminAuth.logout(),
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/me',
+    call: (c) => c.adminAuth.me(),
+  },
 ];

@@ -1,3 +1,4 @@
+import { createAdminAuthRouter } from './admin-auth.router';
 import { createAnalyticsRouter } from './analytics.router';
 import { createLeadRouter } from './lead.router';
 import { router } from './trpc';
@@ -6,6 +7,7 @@ export function createAppRouter(options: { supportEmail: string }) {
   return router({
     lead: createLeadRouter(options.supportEmail),
     analytics: createAnalyticsRouter(),
+    adminAuth: createAdminAuthRouter(),
   });
 }
 

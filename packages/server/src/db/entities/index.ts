@@ -2,7 +2,17 @@ import { AdminSession } from './admin-session.entity';
 import { AdminUser } from './admin-user.entity';
 import { AnalyticsEvent } from './analytics-event.entity';
 import { ApiLead } from './api-lead.entity';
+import { AppSecret } from './app-secret.entity';
+import { RateLimitBucket } from './rate-limit-bucket.entity';
 import { WebsiteLead } from './website-lead.entity';
 
 // Listed explicitly (no folder discovery) so the bundle and the ORM agree.
-export const entities = [WebsiteLead, ApiLead, AnalyticsEvent, AdminUser, AdminSession];
+export const entities = [
+  WebsiteLead,
+  ApiLead,
+  AnalyticsEvent,
+  AdminUser,
+  AdminSession,
+  AppSecret,
+  RateLimitBucket,
+];

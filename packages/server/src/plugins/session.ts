@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import fastifySession from '@fastify/session';
+import type { FastifyInstance, Session } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Pool } from 'pg';
+import type { AppConfig } from '../config';
+
+declare module 'fastify' {
+  interface Session {
+    adminId?: string;
+    username?: string;
+    /** ms epoch of sign-in: the absolute lifetime counts from here. */
+    signedInAt?: number;
+    lastSeenAt?: number;
+  }
+}
+
+export const SESSION_COOKIE = 'uf_admin';
+export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+
+/** @fastify/session store over the admin_session table: every replica sees every session. */
+export class PgSessionStore {
+  constructor(private readonly pool: Pool) {}
+
+  get(sid: string, callback: (err: unknown, session?: Session | null) => void) {
+    this.pool
+      .query<{ data: Session }>('select data from admin_session where sid = $1 and expires_at > now()', [sid])
+      .then((r) => callback(null, r.rows[0]?.data ?? null), callback);
+  }
+
+  set(sid: string, session: Session, callback: (err?: unknown) => void) {
+    const expires = session.cookie?.expires
+      ? new Date(session.cookie.expires)
+      : new Date(Date.now() + SESSION_IDLE_MS);
+    this.pool
+      .query(
+        `insert into admin_session (sid, data, expires_at) values ($1, $2, $3)
+         on conflict (sid) do update set data = excluded.data, expires_at = excluded.expires_at`,
+        [sid, JSON.stringify(session), expires],
+      )
+      .then(() => callback(), callback);
+  }
+
+  destroy(sid: string, callback: (err?: unknown) => void) {
+    this.pool.query('delete from admin_session where sid = $1', [sid]).then(() => callback(), callback);
+  }
+}
+
+/** SESSION_SECRET, or one generated once and kept in the database so all replicas agree. */
+async function resolveSecret(pool: Pool, configured: string | undefined): Promise<string> {
+  if (configured) return configured;
+  await pool.query(
+    "insert into app_secret (name, value) values ('session_secret', $1) on conflict (name) do nothing",
+    [randomBytes(48).toString('base64url')],
+  );
+  const { rows } = await pool.query<{ value: string }>(
+    "select value from app_secret where name = 'session_secret'",
+  );
+  const value = rows[0]?.value;
+  if (!value) throw new Error('could not read the session secret');
+  return value;
+}
+
+export const sessionPlugin = fp(
+  async (app: FastifyInstance, opts: { config: AppConfig; pool: Pool }) => {
+    const secret = await resolveSecret(opts.pool, opts.config.sessionSecret);
+    await app.register(fastifySession, {
+      secret,
+      cookieName: SESSION_COOKIE,
+      store: new PgSessionStore(opts.pool),
+      saveUninitialized: false,
+      rolling: true,
+      cookie: {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: opts.config.cookieSecure,
+        path: '/',
+        maxAge: SESSION_IDLE_MS,
+      },
+    });
+
+    const purge = setInterval(
+      () => void opts.pool.query('delete from admin_session where expires_at <= now()').catch(() => {}),
+      10 * 60 * 1000,
+    );
+    purge.unref();
+    app.addHook('onClose', async () => clearInterval(purge));
+  },
+  { name: 'session', dependencies: ['@fastify/cookie'] },
+);

@@ -1,0 +1,82 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ERROR_CODES } from '@uf/shared/errors';
+import { LOGIN_MESSAGES } from '@uf/shared/messages';
+import { AdminUser } from '../db/entities/admin-user.entity';
+import { AppError } from '../errors';
+import { dummyPasswordHash, generatePassword, hashPassword, verifyPassword } from './password';
+
+const MIN_PASSWORD = 8;
+
+function checkPassword(password: string) {
+  if (password.length < MIN_PASSWORD) {
+    throw new AppError(ERROR_CODES.validation, `Password must be at least ${MIN_PASSWORD} characters`);
+  }
+}
+
+async function findByUsername(em: EntityManager, username: string) {
+  return em.findOne(AdminUser, { username: { $ilike: username.replace(/[\\%_]/g, '\\$&') } });
+}
+
+export async function createAdmin(em: EntityManager, username: string, password: string) {
+  const name = username.trim();
+  if (!name) throw new AppError(ERROR_CODES.validation, LOGIN_MESSAGES.usernameRequired);
+  checkPassword(password);
+  if (await findByUsername(em, name)) {
+    throw new AppError(ERROR_CODES.conflict, `An admin named '${name}' already exists`);
+  }
+  const user = em.create(AdminUser, {
+    username: name,
+    passwordHash: await hashPassword(password),
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
+  await em.flush();
+  return { id: user.id, username: user.username };
+}
+
+export async function resetAdminPassword(em: EntityManager, username: string, password: string) {
+  checkPassword(password);
+  const user = await findByUsername(em, username.trim());
+  if (!user) throw new AppError(ERROR_CODES.notFound, `No admin named '${username}'`);
+  user.passwordHash = await hashPassword(password);
+  await em.flush();
+  return { id: user.id, username: user.username };
+}
+
+export async function listAdmins(em: EntityManager) {
+  const users = await em.find(AdminUser, {}, { orderBy: { createdAt: 'asc' } });
+  return users.map((u) => ({ id: u.id, username: u.username, createdAt: u.createdAt }));
+}
+
+/** Same answer and about the same time whether the user is unknown or the password wrong. */
+export async function authenticate(em: EntityManager, username: string, password: string) {
+  const user = await findByUsername(em, username.trim());
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+  if (!user || !ok) throw new AppError(ERROR_CODES.unauthorized, LOGIN_MESSAGES.invalidCredentials);
+  return { id: user.id, username: user.username };
+}
+
+export type InitialAdmin =
+  | { status: 'exists' }
+  | { status: 'created'; username: string; generatedPassword?: string }
+  | { status: 'missing' };
+
+/**
+ * On start: with no admin in the database, create one from ADMIN_USERNAME / ADMIN_PASSWORD, or — in
+ * the embedded mode with neither set — with a generated password that is printed once.
+ */
+export async function ensureInitialAdmin(
+  em: EntityManager,
+  options: { username?: string; password?: string; allowGenerated: boolean },
+): Promise<InitialAdmin> {
+  if ((await em.count(AdminUser, {})) > 0) return { status: 'exists' };
+  if (options.username && options.password) {
+    await createAdmin(em, options.username, options.password);
+    return { status: 'created', username: options.username.trim() };
+  }
+  if (!options.allowGenerated) return { status: 'missing' };
+  const username = options.username?.trim() || 'admin';
+  const password = options.password ?? generatePassword();
+  await createAdmin(em, username, password);
+  return { status: 'created', username, generatedPassword: options.password ? undefined : password };
+}
