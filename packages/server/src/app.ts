@@ -7,6 +7,7 @@ import { ERROR_CODES, type ErrorCode } from '@uf/shared/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
 import { type Database, migrate, openDatabase } from './db/database';
+import { createMetrics, type Metrics } from './metrics';
 import { originCheckPlugin } from './plugins/origin-check';
 import { sessionPlugin } from './plugins/session';
 import { spaPlugin } from './plugins/spa';
@@ -20,6 +21,7 @@ import { createCallerFactory } from './trpc/trpc';
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
+    metrics: Metrics;
   }
 }
 
@@ -58,6 +60,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     log: (message) => app.log.info(message),
   });
   app.decorate('db', db);
+  const metrics = createMetrics();
+  app.decorate('metrics', metrics);
+  app.addHook('onResponse', async (req, reply) => {
+    // Route patterns (not raw URLs) keep label cardinality bounded.
+    const route = req.routeOptions.url ?? 'not_found';
+    metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  });
   app.addHook('onClose', async () => db.close());
   if (config.migrate) await migrate(db);
 

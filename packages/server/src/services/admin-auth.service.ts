@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { AppError } from '../errors';
 import { authenticate } from './admin-user.service';
+import { recordAudit } from './audit.service';
 import { hitRateLimit, resetRateLimit } from './rate-limit.service';
 
 export const LOGIN_LIMITS = {
@@ -33,8 +34,19 @@ export async function signIn(
       `Too many sign-in attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`,
     );
   }
-  const admin = await authenticate(deps.em, input.username, input.password);
+  let admin: { id: string; username: string };
+  try {
+    admin = await authenticate(deps.em, input.username, input.password);
+  } catch (err) {
+    await recordAudit(deps.pool, {
+      actor: input.username.trim().slice(0, 100),
+      action: 'admin.sign_in_failed',
+      ipAddress: deps.req.ip,
+    });
+    throw err;
+  }
   await resetRateLimit(deps.pool, usernameKey);
+  await recordAudit(deps.pool, { actor: admin.username, action: 'admin.sign_in', ipAddress: deps.req.ip });
   // A new session id at sign-in: a session id planted before sign-in is worthless afterwards.
   await deps.req.session.regenerate();
   deps.req.session.adminId = admin.id;
@@ -44,7 +56,9 @@ export async function signIn(
   return { username: admin.username };
 }
 
-export async function signOut(req: FastifyRequest) {
+export async function signOut(req: FastifyRequest, pool: Pool) {
+  const username = req.session?.username;
   if (req.session) await req.session.destroy();
+  if (username) await recordAudit(pool, { actor: username, action: 'admin.sign_out', ipAddress: req.ip });
   return { ok: true as const };
 }

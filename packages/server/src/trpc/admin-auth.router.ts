@@ -9,7 +9,7 @@ export function createAdminAuthRouter() {
       .mutation(({ ctx, input }) =>
         signIn({ em: ctx.services.em(), pool: ctx.services.db.pool, req: ctx.req, reply: ctx.reply }, input),
       ),
-    logout: publicProcedure.mutation(({ ctx }) => signOut(ctx.req)),
+    logout: publicProcedure.mutation(({ ctx }) => signOut(ctx.req, ctx.services.db.pool)),
     me: adminProcedure.query(({ ctx }) => ({ username: ctx.admin.username })),
   });
 }

@@ -3,6 +3,7 @@ import { AdminUser } from './admin-user.entity';
 import { AnalyticsEvent } from './analytics-event.entity';
 import { ApiLead } from './api-lead.entity';
 import { AppSecret } from './app-secret.entity';
+import { AuditLog } from './audit-log.entity';
 import { RateLimitBucket } from './rate-limit-bucket.entity';
 import { WebsiteLead } from './website-lead.entity';
 
@@ -15,4 +16,5 @@ export const entities = [
   AdminSession,
   AppSecret,
   RateLimitBucket,
+  AuditLog,
 ];

@@ -1,0 +1,52 @@
+import type { Pool } from 'pg';
+
+/** Admin actions kept for accountability (spec-adjacent: sign-in, export, delete, backup, …). */
+export type AuditAction =
+  | 'admin.sign_in'
+  | 'admin.sign_in_failed'
+  | 'admin.sign_out'
+  | 'leads.export'
+  | 'leads.delete'
+  | 'api_leads.export'
+  | 'api_leads.delete'
+  | 'database.backup'
+  | 'privacy.lookup'
+  | 'privacy.export'
+  | 'privacy.delete'
+  | 'partner_key.create'
+  | 'partner_key.revoke';
+
+export async function recordAudit(
+  pool: Pool,
+  entry: { actor: string; action: AuditAction; detail?: Record<string, unknown>; ipAddress?: string | null },
+): Promise<void> {
+  await pool.query('insert into audit_log (actor, action, detail, ip_address) values ($1, $2, $3, $4)', [
+    entry.actor,
+    entry.action,
+    JSON.stringify(entry.detail ?? {}),
+    entry.ipAddress ?? null,
+  ]);
+}
+
+export async function listAudit(pool: Pool, options: { limit: number; before?: number }) {
+  const { rows } = await pool.query<{
+    id: string;
+    actor: string;
+    action: string;
+    detail: Record<string, unknown>;
+    ip_address: string | null;
+    created_at: Date;
+  }>(
+    `select id, actor, action, detail, ip_address, created_at from audit_log
+     where ($2::bigint is null or id < $2) order by id desc limit $1`,
+    [options.limit, options.before ?? null],
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    actor: r.actor,
+    action: r.action,
+    detail: r.detail,
+    ipAddress: r.ip_address,
+    createdAt: r.created_at.toISOString(),
+  }));
+}
