@@ -22,4 +22,8 @@ start(
   path.join(root, 'packages/server'),
 );
 start(bin('vite'), [], path.join(root, 'packages/web'));
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => children.forEach((c) => c.kill(signal)));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const c of children) c.kill(signal);
+  });
+}
