@@ -8,7 +8,7 @@ import {
   type FieldError,
 } from '@uf/shared/errors';
 import { classifyLeadErrors, firstErrorPerField } from '@uf/shared/lead.schema';
-import { ZodError } from 'zod';
+import { $ZodError } from 'zod/v4/core';
 
 /** The one error type services throw. Transport layers map it once (tRPC formatter, REST adapter). */
 export class AppError extends Error {
@@ -36,7 +36,7 @@ const TRPC_CODE_TO_ERROR: Partial<Record<TRPCError['code'], ErrorCode>> = {
   TOO_MANY_REQUESTS: ERROR_CODES.rateLimited,
 };
 
-function fromZod(error: ZodError): ErrorBody {
+function fromZod(error: $ZodError): ErrorBody {
   const fieldErrors = firstErrorPerField(error);
   const code = classifyLeadErrors(fieldErrors);
   const first = fieldErrors[0];
@@ -53,7 +53,8 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
     if (cause.fieldErrors) body.fieldErrors = cause.fieldErrors;
     return { status: cause.status, body };
   }
-  if (cause instanceof ZodError) {
+  // $ZodError is the base of classic (zod) and zod/mini errors alike.
+  if (cause instanceof $ZodError) {
     return { status: 400, body: fromZod(cause) };
   }
   if (err instanceof TRPCError) {

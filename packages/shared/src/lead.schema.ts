@@ -1,9 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import type { $ZodError } from 'zod/v4/core';
 import { BENEFICIARY_VALUES, BIRTH_YEAR_MAX, BIRTH_YEAR_MIN } from './constants';
 import { ERROR_CODES, type FieldError } from './errors';
 import { LEAD_FIELD_MESSAGES as M } from './messages';
 
 // One schema for the landing form (client) and for POST /api/submit-search (server) — spec §5.
+// Written with zod/mini: the landing page ships it, and the mini API tree-shakes to a few KB (ADR 005).
 
 export const ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
 /** Optional +1 or 1 prefix, 10 digits, separators dash, dot, space or parentheses. */
@@ -15,7 +17,24 @@ const MAX_TEXT = 100;
 const tooLong = (label: string, max: number) => `${label} must be at most ${max} characters`;
 
 function requiredText(requiredMessage: string, label: string, max = MAX_TEXT) {
-  return z.string({ error: requiredMessage }).trim().min(1, requiredMessage).max(max, tooLong(label, max));
+  return z
+    .string({ error: requiredMessage })
+    .check(z.trim(), z.minLength(1, requiredMessage), z.maxLength(max, tooLong(label, max)));
+}
+
+/** Required trimmed string with a rule checked only once something was entered. */
+function requiredMatching(
+  requiredMessage: string,
+  isValid: (v: string) => boolean,
+  invalidMessage: string,
+  max = 254,
+) {
+  return z.string({ error: requiredMessage }).check(
+    z.trim(),
+    z.minLength(1, requiredMessage),
+    z.maxLength(max, `Must be at most ${max} characters`),
+    z.refine((v: string) => v === '' || isValid(v), invalidMessage),
+  );
 }
 
 function integerIn(value: string, min: number, max: number): boolean {
@@ -26,46 +45,31 @@ function integerIn(value: string, min: number, max: number): boolean {
 
 /** 'true' / 'false' strings (the wire format) or booleans (the form), normalised to boolean. */
 export const consentSchema = z
-  .union([z.boolean(), z.enum(['true', 'false'])], { error: M.consentRequired })
-  .transform((v) => v === true || v === 'true')
-  .refine((v) => v, M.consentRequired);
+  .pipe(
+    z.union([z.boolean(), z.enum(['true', 'false'])], { error: M.consentRequired }),
+    z.transform((v: boolean | 'true' | 'false') => v === true || v === 'true'),
+  )
+  .check(z.refine((v) => v, M.consentRequired));
 
 export function createLeadSubmissionSchema(exampleEmail: string) {
   return z.object({
     firstName: requiredText(M.firstNameRequired, 'First name'),
     lastName: requiredText(M.lastNameRequired, 'Last name'),
     streetAddress: requiredText(M.streetAddressRequired, 'Street address', 200),
-    zipCode: z
-      .string({ error: M.zipTooShort })
-      .trim()
-      .min(5, M.zipTooShort)
-      .refine((v) => ZIP_PATTERN.test(v), M.zipFormat),
-    email: z
-      .string({ error: M.emailRequired })
-      .trim()
-      .min(1, M.emailRequired)
-      .max(254, tooLong('Email address', 254))
-      .refine((v) => v === '' || EMAIL_PATTERN.test(v), M.emailInvalid(exampleEmail)),
-    phone: z
-      .string({ error: M.phoneRequired })
-      .trim()
-      .min(1, M.phoneRequired)
-      .refine((v) => v === '' || PHONE_PATTERN.test(v), M.phoneInvalid),
-    birthMonth: z
-      .string({ error: M.birthMonthRequired })
-      .trim()
-      .min(1, M.birthMonthRequired)
-      .refine((v) => v === '' || integerIn(v, 1, 12), M.birthMonthInvalid),
-    birthDay: z
-      .string({ error: M.birthDayRequired })
-      .trim()
-      .min(1, M.birthDayRequired)
-      .refine((v) => v === '' || integerIn(v, 1, 31), M.birthDayInvalid),
-    birthYear: z
-      .string({ error: M.birthYearRequired })
-      .trim()
-      .min(1, M.birthYearRequired)
-      .refine((v) => v === '' || integerIn(v, BIRTH_YEAR_MIN, BIRTH_YEAR_MAX), M.birthYearRange),
+    zipCode: z.string({ error: M.zipTooShort }).check(
+      z.trim(),
+      z.minLength(5, M.zipTooShort),
+      z.refine((v) => ZIP_PATTERN.test(v), M.zipFormat),
+    ),
+    email: requiredMatching(M.emailRequired, (v) => EMAIL_PATTERN.test(v), M.emailInvalid(exampleEmail)),
+    phone: requiredMatching(M.phoneRequired, (v) => PHONE_PATTERN.test(v), M.phoneInvalid),
+    birthMonth: requiredMatching(M.birthMonthRequired, (v) => integerIn(v, 1, 12), M.birthMonthInvalid),
+    birthDay: requiredMatching(M.birthDayRequired, (v) => integerIn(v, 1, 31), M.birthDayInvalid),
+    birthYear: requiredMatching(
+      M.birthYearRequired,
+      (v) => integerIn(v, BIRTH_YEAR_MIN, BIRTH_YEAR_MAX),
+      M.birthYearRange,
+    ),
     consentGiven: consentSchema,
   });
 }
@@ -110,8 +114,13 @@ export type BeneficiaryInput = z.infer<typeof beneficiarySchema>;
 
 export const leadIdSchema = z.object({ id: z.uuid({ error: 'Lead id must be a UUID' }) });
 
+export const leadBeneficiaryInputSchema = z.object({
+  id: z.uuid({ error: 'Lead id must be a UUID' }),
+  beneficiary: beneficiarySchema.shape.beneficiary,
+});
+
 /** First message per field, in schema order: what a form shows under each field. */
-export function firstErrorPerField(error: z.ZodError): FieldError[] {
+export function firstErrorPerField(error: $ZodError): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const issue of error.issues) {

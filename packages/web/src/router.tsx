@@ -56,18 +56,25 @@ const thankYouRoute = page(
 const unsubscribeRoute = page('/unsubscribe', () => <UnfinishedPage title="Unsubscribe" />);
 const notFoundRoute = page('/$', NotFoundPage);
 
-const adminLoginRoute = createRoute({
+// Every /admin page renders inside this layout, which brings React Query and the typed tRPC hooks.
+const adminLayout = createRoute({
   getParentRoute: () => rootRoute,
+  id: 'admin',
+  component: lazyRouteComponent(() => import('./features/admin-shell/admin-providers'), 'AdminProviders'),
+});
+
+const adminLoginRoute = createRoute({
+  getParentRoute: () => adminLayout,
   path: '/admin/login',
   component: () => <UnfinishedPage title="Admin Sign In" />,
 });
 const adminLeadsRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => adminLayout,
   path: '/admin/leads',
   component: () => <UnfinishedPage title="Leads Dashboard" />,
 });
 const adminAnalyticsRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => adminLayout,
   path: '/admin/analytics',
   component: () => <UnfinishedPage title="Analytics Dashboard" />,
 });
@@ -84,9 +91,7 @@ const routeTree = rootRoute.addChildren([
     unsubscribeRoute,
     notFoundRoute,
   ]),
-  adminLoginRoute,
-  adminLeadsRoute,
-  adminAnalyticsRoute,
+  adminLayout.addChildren([adminLoginRoute, adminLeadsRoute, adminAnalyticsRoute]),
 ]);
 
 export const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });

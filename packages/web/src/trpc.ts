@@ -2,9 +2,12 @@ import { QueryClient } from '@tanstack/react-query';
 import { httpLink } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { AppRouter } from '@uf/server/router';
-import type { ErrorBody } from '@uf/shared/errors';
 
+// Typed React Query hooks for the admin area. The providers live in the lazily loaded admin layout
+// (features/admin-shell/admin-providers.tsx), so none of this reaches the public landing bundle.
 export const trpc = createTRPCReact<AppRouter>();
+
+export { appErrorOf } from './api-error';
 
 export function createTrpcClient() {
   return trpc.createClient({
@@ -22,10 +25,4 @@ export function createQueryClient() {
       mutations: { retry: false },
     },
   });
-}
-
-/** The server's { error, message, fieldErrors } body carried by a tRPC error, if any. */
-export function appErrorOf(err: unknown): ErrorBody | undefined {
-  const data = (err as { data?: { app?: ErrorBody } } | null)?.data;
-  return data?.app;
 }

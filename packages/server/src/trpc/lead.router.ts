@@ -1,4 +1,4 @@
-import { beneficiarySchema, createLeadSubmissionSchema, leadIdSchema } from '@uf/shared/lead.schema';
+import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
 import * as leads from '../services/lead.service';
 import { clientIp, userAgent } from './request-meta';
 import { publicProcedure, router } from './trpc';
@@ -27,7 +27,7 @@ export function createLeadRouter(supportEmail: string) {
       .input(leadIdSchema)
       .query(({ ctx, input }) => leads.getPublicLead(ctx.services.em(), input.id)),
     setBeneficiary: publicProcedure
-      .input(leadIdSchema.extend(beneficiarySchema.shape))
+      .input(leadBeneficiaryInputSchema)
       .mutation(({ ctx, input }) =>
         leads.setBeneficiary(
           ctx.services.em(),

@@ -13,13 +13,11 @@ import {
 } from '@mantine/core';
 import type { Beneficiary } from '@uf/shared/constants';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { notifyError } from '../../notify';
 import { usePageMeta } from '../../page-meta';
-import { trpc } from '../../trpc';
+import { publicApi } from '../../public-api';
 import { trackEvent, trackSurveyStartedOnce } from './analytics';
-import { BeneficiaryDialog } from './beneficiary-dialog';
-import { Congratulations } from './congratulations';
 import { HeroArt } from './hero-art';
 import { LeadForm } from './lead-form';
 
@@ -49,6 +47,11 @@ const STEPS = [
   },
 ];
 
+// Shown only after a successful submit: loaded on demand (prefetched once the visitor starts the form).
+const loadAfterSubmit = () => import('./after-submit');
+const BeneficiaryDialog = lazy(() => loadAfterSubmit().then((m) => ({ default: m.BeneficiaryDialog })));
+const Congratulations = lazy(() => loadAfterSubmit().then((m) => ({ default: m.Congratulations })));
+
 type Phase = { step: 'form' } | { step: 'beneficiary'; leadId: string } | { step: 'done'; leadId: string };
 
 export function LandingPage() {
@@ -59,32 +62,39 @@ export function LandingPage() {
   });
   const [phase, setPhase] = useState<Phase>({ step: 'form' });
   const [formKey, setFormKey] = useState(0);
-  const utils = trpc.useUtils();
-  const setBeneficiary = trpc.lead.setBeneficiary.useMutation();
-  const leadId = phase.step === 'form' ? null : phase.leadId;
-  const lead = trpc.lead.byId.useQuery({ id: leadId ?? '' }, { enabled: leadId !== null });
+  const [leadState, setLeadState] = useState<string | null | undefined>(undefined);
+  const [savingBeneficiary, setSavingBeneficiary] = useState(false);
 
   useEffect(() => {
     trackEvent('page_view', 'home');
   }, []);
-  useEffect(() => {
-    if (lead.error) console.warn('Could not read the lead state:', lead.error.message);
-  }, [lead.error]);
+
+  const onSubmitted = (id: string) => {
+    setPhase({ step: 'beneficiary', leadId: id });
+    // Learn the state the server derived from the ZIP; a failure only means the national site is shown.
+    publicApi.lead.byId
+      .query({ id })
+      .then((lead) => setLeadState(lead.state))
+      .catch((err: unknown) => console.warn('Could not read the lead state:', err));
+  };
 
   const chooseBeneficiary = async (beneficiary: Beneficiary) => {
     if (phase.step !== 'beneficiary') return;
+    setSavingBeneficiary(true);
     try {
-      await setBeneficiary.mutateAsync({ id: phase.leadId, beneficiary });
+      await publicApi.lead.setBeneficiary.mutate({ id: phase.leadId, beneficiary });
       setPhase({ step: 'done', leadId: phase.leadId });
     } catch {
       notifyError(PUBLIC_TOASTS.beneficiaryFailed.title, PUBLIC_TOASTS.beneficiaryFailed.message);
+    } finally {
+      setSavingBeneficiary(false);
     }
   };
 
   const startOver = () => {
     setPhase({ step: 'form' });
+    setLeadState(undefined);
     setFormKey((k) => k + 1);
-    void utils.lead.byId.invalidate();
     window.scrollTo({ top: 0 });
   };
 
@@ -166,7 +176,9 @@ export function LandingPage() {
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
             {phase.step === 'done' ? (
-              <Congratulations state={lead.data?.state} onSearchMore={startOver} />
+              <Suspense fallback={null}>
+                <Congratulations state={leadState} onSearchMore={startOver} />
+              </Suspense>
             ) : (
               <Card withBorder shadow="md" padding="lg" radius="md" id="search">
                 <Title order={2} size="h3" mb="xs">
@@ -178,8 +190,11 @@ export function LandingPage() {
                 <LeadForm
                   key={formKey}
                   onSubmitAttempt={() => trackEvent('form_submit', 'home')}
-                  onConsentChecked={() => trackSurveyStartedOnce('home')}
-                  onSubmitted={(id) => setPhase({ step: 'beneficiary', leadId: id })}
+                  onConsentChecked={() => {
+                    trackSurveyStartedOnce('home');
+                    void loadAfterSubmit();
+                  }}
+                  onSubmitted={onSubmitted}
                 />
               </Card>
             )}
@@ -187,12 +202,16 @@ export function LandingPage() {
         </Grid>
       </Container>
 
-      <BeneficiaryDialog
-        opened={phase.step === 'beneficiary'}
-        pending={setBeneficiary.isPending}
-        onChoose={(b) => void chooseBeneficiary(b)}
-        onClose={() => phase.step === 'beneficiary' && setPhase({ step: 'done', leadId: phase.leadId })}
-      />
+      {phase.step !== 'form' && (
+        <Suspense fallback={null}>
+          <BeneficiaryDialog
+            opened={phase.step === 'beneficiary'}
+            pending={savingBeneficiary}
+            onChoose={(b) => void chooseBeneficiary(b)}
+            onClose={() => phase.step === 'beneficiary' && setPhase({ step: 'done', leadId: phase.leadId })}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

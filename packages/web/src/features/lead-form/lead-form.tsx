@@ -6,11 +6,11 @@ import { BIRTH_DAYS, BIRTH_MONTHS, BIRTH_YEARS } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { createLeadSubmissionSchema, EMPTY_LEAD_FORM, type LeadFormValues } from '@uf/shared/lead.schema';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { appErrorOf } from '../../api-error';
 import { useAppConfig } from '../../app-config';
 import { notifyError } from '../../notify';
-import { appErrorOf, trpc } from '../../trpc';
-import { ReviewConfirmDialog } from './review-confirm-dialog';
+import { publicApi } from '../../public-api';
 
 export type LeadFormProps = {
   onSubmitted: (leadId: string, values: LeadFormValues) => void;
@@ -19,6 +19,10 @@ export type LeadFormProps = {
   /** Called when the consent box becomes checked (analytics survey_started). */
   onConsentChecked?: () => void;
 };
+
+const ReviewConfirmDialog = lazy(() =>
+  import('./review-confirm-dialog').then((m) => ({ default: m.ReviewConfirmDialog })),
+);
 
 const MONTH_NAMES = [
   'January',
@@ -61,14 +65,15 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
     validate: schemaResolver(schema, { sync: true }),
     validateInputOnBlur: true,
   });
-  const submit = trpc.lead.submit.useMutation();
+  const [pending, setPending] = useState(false);
   // Spec §2: the Review & Confirm dialog exists but the normal flow never opens it.
   const [reviewOpened, setReviewOpened] = useState(false);
 
   const handleSubmit = form.onSubmit(
     async (values) => {
+      setPending(true);
       try {
-        const { id } = await submit.mutateAsync({
+        const { id } = await publicApi.lead.submit.mutate({
           ...values,
           consentGiven: values.consentGiven ? 'true' : 'false',
         });
@@ -85,6 +90,8 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
         if (app?.fieldErrors) {
           form.setErrors(Object.fromEntries(app.fieldErrors.map((e) => [e.field, e.message])));
         }
+      } finally {
+        setPending(false);
       }
     },
     () => undefined,
@@ -170,18 +177,22 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
             </Text>
           }
         />
-        <Button type="submit" size="lg" loading={submit.isPending} fullWidth>
+        <Button type="submit" size="lg" loading={pending} fullWidth>
           Search Now
         </Button>
       </Stack>
-      <ReviewConfirmDialog
-        opened={reviewOpened}
-        onDisregard={() => setReviewOpened(false)}
-        onCloseAndSubmit={() => {
-          setReviewOpened(false);
-          handleSubmit();
-        }}
-      />
+      {reviewOpened && (
+        <Suspense fallback={null}>
+          <ReviewConfirmDialog
+            opened={reviewOpened}
+            onDisregard={() => setReviewOpened(false)}
+            onCloseAndSubmit={() => {
+              setReviewOpened(false);
+              handleSubmit();
+            }}
+          />
+        </Suspense>
+      )}
     </form>
   );
 }

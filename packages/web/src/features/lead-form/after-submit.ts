@@ -1,0 +1,3 @@
+// The post-submit screens, split from the landing bundle (loaded on demand by landing-page.tsx).
+export { BeneficiaryDialog } from './beneficiary-dialog';
+export { Congratulations } from './congratulations';
