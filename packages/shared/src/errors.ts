@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   unauthorized: 'unauthorized',
   rateLimited: 'rate_limited',
   conflict: 'conflict',
+  /** Well-formed but cannot be processed as sent, e.g. an Idempotency-Key reused for another request. */
+  unprocessable: 'unprocessable',
   internal: 'internal_error',
 } as const;
 
@@ -23,6 +25,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   rate_limited: 429,
   conflict: 409,
+  unprocessable: 422,
   internal_error: 500,
 };
 

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import { ERROR_CODES, type ErrorCode } from '@uf/shared/errors';
+import type { ErrorCode } from '@uf/shared/errors';
 import { AppError, toErrorResponse } from '../errors';
-import { SESSION_ABSOLUTE_MS } from '../plugins/session';
+import { requireAdmin } from '../plugins/admin-guard';
 import type { Context } from './context';
 
 const t = initTRPC.context<Context>().create({
@@ -21,6 +21,7 @@ const TRPC_CODE: Record<ErrorCode, TRPCError['code']> = {
   age_restriction: 'BAD_REQUEST',
   duplicate_email: 'CONFLICT',
   conflict: 'CONFLICT',
+  unprocessable: 'UNPROCESSABLE_CONTENT',
   not_found: 'NOT_FOUND',
   forbidden: 'FORBIDDEN',
   unauthorized: 'UNAUTHORIZED',
@@ -44,16 +45,6 @@ export const createCallerFactory = t.createCallerFactory;
 
 /** Signed-in admins only: a valid PostgreSQL session within its idle and absolute lifetime. */
 export const adminProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const session = ctx.req.session;
-  const { adminId, username, signedInAt } = session ?? {};
-  if (!adminId || !username || !signedInAt) {
-    throw new AppError(ERROR_CODES.unauthorized, 'Please sign in');
-  }
-  if (Date.now() - signedInAt > SESSION_ABSOLUTE_MS) {
-    await session.destroy();
-    throw new AppError(ERROR_CODES.unauthorized, 'Your session has expired. Please sign in again.');
-  }
-  // Touch the session so the idle lifetime is measured from the last use, in the store too.
-  session.lastSeenAt = Date.now();
-  return next({ ctx: { ...ctx, admin: { id: adminId, username } } });
+  const admin = await requireAdmin(ctx.req);
+  return next({ ctx: { ...ctx, admin } });
 });

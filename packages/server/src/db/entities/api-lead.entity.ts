@@ -19,6 +19,10 @@ export const ApiLead = defineEntity({
     birthYear: p.smallint(),
     beneficiary: p.text().nullable(),
     trustedFormUrl: p.text().nullable(),
+    /** The partner whose API key sent the lead. */
+    partnerId: p.uuid().nullable(),
+    /** Set when the lead's phone is on the suppression list. */
+    optedOutAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

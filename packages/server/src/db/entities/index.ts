@@ -4,7 +4,11 @@ import { AnalyticsEvent } from './analytics-event.entity';
 import { ApiLead } from './api-lead.entity';
 import { AppSecret } from './app-secret.entity';
 import { AuditLog } from './audit-log.entity';
+import { ConsentReceipt } from './consent-receipt.entity';
+import { ConsentText } from './consent-text.entity';
+import { Partner, PartnerApiKey, PartnerIdempotency } from './partner.entity';
 import { RateLimitBucket } from './rate-limit-bucket.entity';
+import { Suppression } from './suppression.entity';
 import { WebsiteLead } from './website-lead.entity';
 
 // Listed explicitly (no folder discovery) so the bundle and the ORM agree.
@@ -17,4 +21,10 @@ export const entities = [
   AppSecret,
   RateLimitBucket,
   AuditLog,
+  ConsentText,
+  ConsentReceipt,
+  Suppression,
+  Partner,
+  PartnerApiKey,
+  PartnerIdempotency,
 ];

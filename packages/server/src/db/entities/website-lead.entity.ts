@@ -28,6 +28,10 @@ export const WebsiteLead = defineEntity({
     ipAddress: p.text().nullable(),
     userAgent: p.text().nullable(),
     trustedFormUrl: p.text().nullable(),
+    /** Set when the lead's e-mail or phone is on the suppression list. */
+    optedOutAt: p.datetime().nullable(),
+    /** The browser sent Global Privacy Control (Sec-GPC: 1) at submit: do not sell or share. */
+    doNotSell: p.boolean().default(false),
     ownerTokenHash: p.text().nullable().hidden(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p

@@ -1,0 +1,20 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** Proof of consent for one website lead; written with the lead, never updated (database trigger). */
+export const ConsentReceipt = defineEntity({
+  name: 'ConsentReceipt',
+  tableName: 'consent_receipt',
+  properties: {
+    id: p.uuid().primary(),
+    leadId: p.uuid(),
+    consentGiven: p.boolean(),
+    consentTextHash: p.text(),
+    consentTextVersion: p.text(),
+    ipAddress: p.text().nullable(),
+    userAgent: p.text().nullable(),
+    pageUrl: p.text().nullable(),
+    trustedFormUrl: p.text().nullable(),
+    gpc: p.boolean(),
+    createdAt: p.datetime(),
+  },
+});

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { dataRequestSchema, phoneDigits } from './data-request.schema';
+
+describe('data request schema', () => {
+  it('needs an e-mail or a phone, each valid when given', () => {
+    expect(dataRequestSchema.safeParse({}).success).toBe(false);
+    expect(dataRequestSchema.safeParse({ email: ' ', phone: '' }).success).toBe(false);
+    expect(dataRequestSchema.safeParse({ email: 'nope' }).success).toBe(false);
+    expect(dataRequestSchema.safeParse({ phone: '12' }).success).toBe(false);
+    expect(dataRequestSchema.parse({ email: ' a@b.co ' })).toEqual({ email: 'a@b.co' });
+    expect(dataRequestSchema.parse({ phone: '(555) 123-4567' })).toEqual({ phone: '(555) 123-4567' });
+  });
+
+  it('matches phones by their last 10 digits', () => {
+    expect(phoneDigits('+1 (555) 123-4567')).toBe('5551234567');
+    expect(phoneDigits('555.123.4567')).toBe('5551234567');
+  });
+});
