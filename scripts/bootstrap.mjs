@@ -99,6 +99,7 @@ switch (task) {
     break;
   case 'typecheck':
     pnpmOrExit(['-r', 'run', 'typecheck']);
+    pnpmOrExit(['exec', 'tsc', '-p', 'e2e']);
     break;
   default:
     console.error(`[bootstrap] unknown task '${task}'`);

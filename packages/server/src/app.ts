@@ -7,6 +7,7 @@ import { ERROR_CODES, type ErrorCode } from '@uf/shared/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
 import { type Database, migrate, openDatabase } from './db/database';
+import type { EmbeddedDatabase } from './db/embedded';
 import { createMetrics, type Metrics } from './metrics';
 import { originCheckPlugin } from './plugins/origin-check';
 import { sessionPlugin } from './plugins/session';
@@ -36,6 +37,8 @@ const STATUS_TO_CODE: Record<number, ErrorCode> = {
 export type BuildOptions = {
   /** Connection URL of the PostgreSQL to use (external, or the embedded one started by main). */
   databaseUrl: string;
+  /** The embedded PGlite when main started one: backups then use PGlite's own dump. */
+  embedded?: EmbeddedDatabase;
 };
 
 const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -89,7 +92,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   await app.register(originCheckPlugin);
   await app.register(sessionPlugin, { config, pool: db.pool });
 
-  const services = createServices(db, config);
+  const services = createServices(
+    db,
+    config,
+    options.embedded
+      ? { kind: 'embedded', dumpDataDir: options.embedded.dumpDataDir }
+      : { kind: 'postgres', url: options.databaseUrl },
+  );
   const appRouter = createAppRouter({ supportEmail: config.supportEmail });
   const createContext = createContextFactory(config, services);
 
@@ -114,7 +123,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
 
   await app.register(spaPlugin, {
     distDir: config.webDistDir ? path.resolve(config.webDistDir) : defaultWebDist(),
-    publicConfig: { supportEmail: config.supportEmail },
+    publicConfig: { supportEmail: config.supportEmail, adPixelScriptUrl: config.adPixelScriptUrl ?? null },
   });
 
   return app;

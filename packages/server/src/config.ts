@@ -35,6 +35,9 @@ const envSchema = z.object({
     }, 'must be an IANA time zone such as America/New_York'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
+  AD_PIXEL_SCRIPT_URL: z
+    .url({ protocol: /^https$/, error: 'must be an https:// URL of the ad pixel script' })
+    .optional(),
   COOKIE_SECURE: boolFlag.default(false),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
 });
@@ -55,6 +58,8 @@ export type AppConfig = {
   timeZone: string;
   logLevel: string;
   webDistDir: string | undefined;
+  /** Ad vendor tag loaded on the landing page; unset means no third-party script at all. */
+  adPixelScriptUrl: string | undefined;
   cookieSecure: boolean;
   dbPoolMax: number;
   /** Run migrations when the app starts (always true outside of tests that share a migrated DB). */
@@ -98,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeZone: e.TIME_ZONE,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR,
+    adPixelScriptUrl: e.AD_PIXEL_SCRIPT_URL,
     cookieSecure: e.COOKIE_SECURE,
     dbPoolMax: e.DB_POOL_MAX,
     migrate: true,

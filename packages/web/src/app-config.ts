@@ -3,10 +3,14 @@ import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
 // Runtime configuration the server writes into index.html (<meta name="app-config">), so one build
 // serves every deployment. In the Vite dev server the tag is absent and defaults apply.
 
-export type AppConfig = { supportEmail: string };
+export type AppConfig = {
+  supportEmail: string;
+  /** Ad pixel script (AD_PIXEL_SCRIPT_URL); null: no third-party script is loaded. */
+  adPixelScriptUrl: string | null;
+};
 
 function readConfig(): AppConfig {
-  const fallback: AppConfig = { supportEmail: DEFAULT_SUPPORT_EMAIL };
+  const fallback: AppConfig = { supportEmail: DEFAULT_SUPPORT_EMAIL, adPixelScriptUrl: null };
   const content =
     typeof document === 'undefined'
       ? null

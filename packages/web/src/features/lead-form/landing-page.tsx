@@ -14,9 +14,11 @@ import {
 import type { Beneficiary } from '@uf/shared/constants';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { useAppConfig } from '../../app-config';
 import { notifyError } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { publicApi } from '../../public-api';
+import { loadAdPixel, pushConversion } from './ad-pixel';
 import { trackEvent, trackSurveyStartedOnce } from './analytics';
 import { HeroArt } from './hero-art';
 import { LeadForm } from './lead-form';
@@ -65,11 +67,15 @@ export function LandingPage() {
   const [leadState, setLeadState] = useState<string | null | undefined>(undefined);
   const [savingBeneficiary, setSavingBeneficiary] = useState(false);
 
+  const { adPixelScriptUrl } = useAppConfig();
+
   useEffect(() => {
     trackEvent('page_view', 'home');
-  }, []);
+    loadAdPixel(adPixelScriptUrl);
+  }, [adPixelScriptUrl]);
 
   const onSubmitted = (id: string) => {
+    pushConversion('signup', adPixelScriptUrl);
     setPhase({ step: 'beneficiary', leadId: id });
     // Learn the state the server derived from the ZIP; a failure only means the national site is shown.
     publicApi.lead.byId
@@ -83,6 +89,7 @@ export function LandingPage() {
     setSavingBeneficiary(true);
     try {
       await publicApi.lead.setBeneficiary.mutate({ id: phase.leadId, beneficiary });
+      pushConversion('lead', adPixelScriptUrl);
       setPhase({ step: 'done', leadId: phase.leadId });
     } catch {
       notifyError(PUBLIC_TOASTS.beneficiaryFailed.title, PUBLIC_TOASTS.beneficiaryFailed.message);
@@ -100,12 +107,12 @@ export function LandingPage() {
 
   return (
     <>
-      <Box bg="green.0" py={{ base: 'xl', md: 60 }}>
+      <Box bg="brand.0" py={{ base: 'xl', md: 60 }}>
         <Container size="lg">
           <Grid align="center" gap="xl">
             <Grid.Col span={{ base: 12, md: 7 }}>
               <Stack gap="md">
-                <Badge color="green.9" variant="filled" size="lg">
+                <Badge color="brand.8" variant="filled" size="lg">
                   Free to search
                 </Badge>
                 <Title order={1} fz={{ base: 30, md: 44 }}>
@@ -157,7 +164,7 @@ export function LandingPage() {
                     <Card key={s.title} withBorder padding="md">
                       <Grid align="center" gap="sm">
                         <Grid.Col span="content">
-                          <ThemeIcon size={36} radius="xl" color="green.9" aria-hidden="true">
+                          <ThemeIcon size={36} radius="xl" color="brand.8" aria-hidden="true">
                             {i + 1}
                           </ThemeIcon>
                         </Grid.Col>

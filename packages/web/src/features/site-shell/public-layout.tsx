@@ -18,7 +18,7 @@ export function PublicLayout() {
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
         <Container size="lg">
-          <Anchor component={Link} to="/" fw={700} size="lg" c="green.9" underline="never">
+          <Anchor component={Link} to="/" fw={700} size="lg" c="brand.8" underline="never">
             {SITE_NAME}
           </Anchor>
         </Container>

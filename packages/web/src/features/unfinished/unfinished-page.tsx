@@ -9,7 +9,7 @@ export function UnfinishedPage({ title }: { title: string }) {
       <Title order={1} mb="md">
         {title}
       </Title>
-      <Alert color="yellow" title="Not built yet">
+      <Alert color="gray" variant="outline" title="Not built yet">
         This screen is still being built and does not work yet.
       </Alert>
     </Container>

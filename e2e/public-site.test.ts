@@ -1,0 +1,315 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { MULTI_STATE_SITE_URL, STATE_SITES } from '@uf/shared/state-sites';
+import pg from 'pg';
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe';
+import { baseUrl, launchBrowser, openPage, uniqueEmail } from './support/browser';
+import { fillLeadForm, validLead } from './support/lead-form';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function submitLead(page: Page, overrides = {}) {
+  await fillLeadForm(page, validLead(uniqueEmail(), overrides));
+  await page.getByRole('button', { name: 'Search Now' }).click();
+  return page.getByRole('dialog', { name: 'Who is your beneficiary?' });
+}
+
+/** The lead row as stored, when the e2e server runs on DATABASE_URL (always in CI). */
+async function storedBeneficiary(leadId: string): Promise<string | null | undefined> {
+  const url = inject('e2eDatabaseUrl');
+  if (!url) return undefined;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query('select beneficiary from website_lead where id = $1', [leadId]);
+    return r.rows[0]?.beneficiary ?? null;
+  } finally {
+    await client.end();
+  }
+}
+
+async function expectToast(page: Page, title: string, message: string) {
+  const alert = page.getByRole('alert').filter({ hasText: title });
+  await alert.getByText(message, { exact: true }).waitFor();
+}
+
+describe('submission flow', () => {
+  it('goes from the form through the beneficiary dialog to Congratulations with the state site (California)', async () => {
+    const { context, page } = await openPage(browser, '/');
+    const dialog = await submitLead(page, { zipCode: '90210' });
+    await dialog.waitFor();
+    const submit = dialog.getByRole('button', { name: 'Submit' });
+    expect(await submit.isDisabled()).toBe(true);
+    await dialog.getByLabel('Wife').check();
+    expect(await submit.isDisabled()).toBe(false);
+    await submit.click();
+    await page.getByRole('heading', { name: 'Congratulations!' }).waitFor();
+    const link = page.getByRole('link', { name: 'Search & Claim Your Assets' });
+    await expect.poll(() => link.getAttribute('href')).toBe(STATE_SITES.CA);
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    await page.getByText('Searches are always free on official state websites.').waitFor();
+    await page.getByText('If you have lived in several states, check each state where you lived.').waitFor();
+
+    await page.getByRole('button', { name: 'Search for More People' }).click();
+    await page.getByRole('button', { name: 'Search Now' }).waitFor();
+    expect(await page.getByLabel('First Name', { exact: true }).inputValue()).toBe('');
+    await context.close();
+  });
+
+  it("sends an unknown-state ZIP to the national site and stores 'Not specified' on Skip", async () => {
+    const { context, page } = await openPage(browser, '/');
+    const submitResponse = page.waitForResponse((r) => r.url().includes('/api/trpc/lead.submit'));
+    const dialog = await submitLead(page, { zipCode: '20001' });
+    const leadId = ((await (await submitResponse).json()) as { result: { data: { id: string } } }).result.data
+      .id;
+    const patch = page.waitForRequest((r) => r.url().includes('/api/trpc/lead.setBeneficiary'));
+    await dialog.getByRole('button', { name: 'Skip' }).click();
+    expect((await patch).postDataJSON()).toEqual({ id: leadId, beneficiary: 'Not specified' });
+    await page.getByRole('heading', { name: 'Congratulations!' }).waitFor();
+    const link = page.getByRole('link', { name: 'Search & Claim Your Assets' });
+    expect(await link.getAttribute('href')).toBe(MULTI_STATE_SITE_URL);
+    await page
+      .getByText(/Multiple States/)
+      .first()
+      .waitFor();
+    const stored = await storedBeneficiary(leadId);
+    if (stored !== undefined) expect(stored).toBe('Not specified');
+    await context.close();
+  });
+
+  it("shows 'Already Submitted' for an e-mail that was already used", async () => {
+    const email = uniqueEmail('dup');
+    const first = await openPage(browser, '/');
+    await fillLeadForm(first.page, validLead(email));
+    await first.page.getByRole('button', { name: 'Search Now' }).click();
+    await first.page.getByRole('dialog', { name: 'Who is your beneficiary?' }).waitFor();
+    await first.context.close();
+
+    const { context, page } = await openPage(browser, '/');
+    await fillLeadForm(page, validLead(email.toUpperCase()));
+    await page.getByRole('button', { name: 'Search Now' }).click();
+    await expectToast(
+      page,
+      'Already Submitted',
+      'This email address has already been submitted. Each person can only submit their information once.',
+    );
+    expect(await page.getByRole('dialog', { name: 'Who is your beneficiary?' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("shows 'Age Requirement' when the server answers age_restriction, and 'Error' for other failures", async () => {
+    const { context, page } = await openPage(browser, '/');
+    const app = {
+      error: 'age_restriction',
+      message: 'Sorry, we only serve individuals born between 1940 and 1994',
+    };
+    await page.route('**/api/trpc/lead.submit*', (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: { message: app.message, code: -32600, data: { code: 'BAD_REQUEST', httpStatus: 400, app } },
+        }),
+      }),
+    );
+    await fillLeadForm(page, validLead(uniqueEmail()));
+    await page.getByRole('button', { name: 'Search Now' }).click();
+    await expectToast(
+      page,
+      'Age Requirement',
+      'Sorry, we only serve individuals born between 1940 and 1994.',
+    );
+
+    await page.unroute('**/api/trpc/lead.submit*');
+    await page.route('**/api/trpc/lead.submit*', (route) => route.abort('connectionreset'));
+    await page.getByRole('button', { name: 'Search Now' }).click();
+    await expectToast(page, 'Error', 'Failed to submit your search. Please try again.');
+    // At most one toast stays visible (limit 1): the earlier one leaves.
+    await expect.poll(() => page.getByRole('alert').count()).toBe(1);
+    await context.close();
+  });
+
+  it('keeps the beneficiary dialog open with an error toast when the update fails', async () => {
+    const { context, page } = await openPage(browser, '/');
+    await page.route('**/api/trpc/lead.setBeneficiary*', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: '{"error":{"message":"x","code":-32603}}',
+      }),
+    );
+    const dialog = await submitLead(page);
+    await dialog.getByLabel('Child').check();
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await expectToast(page, 'Error', 'Failed to update beneficiary information.');
+    expect(await dialog.isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('can be completed with the keyboard alone', async () => {
+    const { context, page } = await openPage(browser, '/');
+    await page.getByLabel('First Name', { exact: true }).focus();
+    const v = validLead(uniqueEmail('kbd'));
+    for (const text of [v.firstName, v.lastName, v.streetAddress, v.zipCode, v.email, v.phone]) {
+      await page.keyboard.type(text);
+      await page.keyboard.press('Tab');
+    }
+    // Native selects: typing picks the matching option.
+    await page.keyboard.type('May');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('17');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('1970');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space'); // consent
+    expect(await page.getByRole('checkbox').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Search Now' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Who is your beneficiary?' });
+    await dialog.waitFor();
+    // Focus is trapped in the dialog; Tab to Skip and press it.
+    for (let i = 0; i < 12; i++) {
+      const label = await page.evaluate(() => document.activeElement?.textContent ?? '');
+      if (label === 'Skip') break;
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Congratulations!' }).waitFor();
+    await context.close();
+  });
+
+  it('moves focus to the notification region with F8', async () => {
+    const { context, page } = await openPage(browser, '/');
+    await page.getByRole('button', { name: 'Search Now' }).waitFor();
+    await page.keyboard.press('F8');
+    const label = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    expect(label).toBe('Notifications (F8)');
+    await context.close();
+  });
+});
+
+describe('analytics events from the browser', () => {
+  it('sends page_view on load, survey_started once per session, form_submit on each submit', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl() });
+    const page = await context.newPage();
+    const events: { eventType: string; page: string; referrer: string; sessionId: string }[] = [];
+    page.on('request', (r: Request) => {
+      if (r.url().endsWith('/api/analytics/track')) events.push(r.postDataJSON());
+    });
+    await page.goto('/');
+    await expect.poll(() => events.filter((e) => e.eventType === 'page_view').length).toBe(1);
+    expect(events[0]).toMatchObject({ page: 'home', referrer: 'direct' });
+    const checkbox = page.getByRole('checkbox');
+    await checkbox.check();
+    await checkbox.uncheck();
+    await checkbox.check();
+    await page.reload();
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Search Now' }).click();
+    await page.getByRole('button', { name: 'Search Now' }).click();
+    await expect.poll(() => events.filter((e) => e.eventType === 'form_submit').length).toBe(2);
+    expect(events.filter((e) => e.eventType === 'survey_started')).toHaveLength(1);
+    expect(events.filter((e) => e.eventType === 'page_view')).toHaveLength(2);
+    expect(new Set(events.map((e) => e.sessionId)).size).toBe(1);
+    await context.close();
+  });
+});
+
+const PUBLIC_PAGES: { path: string; heading: string | RegExp; text: (string | RegExp)[] }[] = [
+  {
+    path: '/',
+    heading: 'Find Out If Unclaimed Money Is Waiting For You',
+    text: ["How Do I Find Out If I'm Owed Money?", 'How Does the Process Work?', 'Uncashed payroll checks'],
+  },
+  { path: '/terms', heading: 'Terms & Conditions', text: [/^1\. /, /^8\. /, /Last updated:/] },
+  { path: '/privacy', heading: 'Privacy Policy', text: [/^1\. /, /^9\. /, /Last updated:/] },
+  { path: '/privacy-notice', heading: 'Privacy Notice', text: [/date of birth/i] },
+  { path: '/ca-privacy', heading: 'California Privacy Rights', text: [/45 days/] },
+  { path: '/contact', heading: 'Contact Us', text: [/24-48 hours/] },
+  { path: '/thank-you', heading: /thank you/i, text: [] },
+  { path: '/unsubscribe', heading: /unsubscribe/i, text: [] },
+  {
+    path: '/no-such-page',
+    heading: '404 Page Not Found',
+    text: ['Did you forget to add the page to the router?'],
+  },
+];
+
+describe('every public page', () => {
+  it.each(PUBLIC_PAGES)('$path renders its content, title and description on a full page load', async (p) => {
+    const { context, page } = await openPage(browser, p.path);
+    await page.getByRole('heading', { level: 1, name: p.heading }).waitFor();
+    for (const t of p.text) await page.getByText(t).first().waitFor();
+    await expect.poll(() => page.title()).toMatch(/\S/);
+    const description = await page.locator('meta[name="description"]').getAttribute('content');
+    expect(description?.length ?? 0).toBeGreaterThan(20);
+    await context.close();
+  });
+
+  it('numbers exactly 8 terms sections and 9 privacy sections', async () => {
+    const { context, page } = await openPage(browser, '/terms');
+    await page.getByRole('heading', { level: 1, name: 'Terms & Conditions' }).waitFor();
+    expect(await page.getByRole('heading', { level: 2, name: /^\d+\. / }).count()).toBe(8);
+    await page.goto('/privacy');
+    await page.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor();
+    expect(await page.getByRole('heading', { level: 2, name: /^\d+\. / }).count()).toBe(9);
+    await context.close();
+  });
+
+  it('has the footer links and the support mailto on the landing page', async () => {
+    const { context, page } = await openPage(browser, '/');
+    const footer = page.getByRole('navigation', { name: 'Footer' });
+    for (const href of ['/terms', '/privacy', '/privacy-notice', '/ca-privacy', '/contact', '/unsubscribe']) {
+      expect(await footer.locator(`a[href="${href}"]`).count()).toBe(1);
+    }
+    expect(await footer.locator('a[href^="mailto:"]').count()).toBe(1);
+    await page
+      .getByText(/not affiliated with, endorsed by or connected to any government agency/)
+      .first()
+      .waitFor();
+    await context.close();
+  });
+
+  it.each(PUBLIC_PAGES)('$path has no serious or critical axe violations', async (p) => {
+    const { context, page } = await openPage(browser, p.path);
+    await page.getByRole('heading', { level: 1, name: p.heading }).waitFor();
+    const violations = await seriousAxeViolations(page);
+    expect(
+      violations.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`),
+    ).toEqual([]);
+    await context.close();
+  });
+
+  it('loads nothing from other origins when no ad pixel is configured', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl() });
+    const page = await context.newPage();
+    const foreign: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(baseUrl()) && !r.url().startsWith('data:')) foreign.push(r.url());
+    });
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+
+  it('fits a 360 px phone without horizontal scrolling (screenshot in test-results/)', async () => {
+    const { context, page } = await openPage(browser, '/', { viewport: { width: 360, height: 740 } });
+    await page.getByRole('button', { name: 'Search Now' }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const dir = path.resolve(import.meta.dirname, '../test-results');
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: path.join(dir, 'landing-phone-360.png'), fullPage: true });
+    await context.close();
+  });
+});
