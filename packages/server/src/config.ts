@@ -38,6 +38,13 @@ const envSchema = z.object({
   AD_PIXEL_SCRIPT_URL: z
     .url({ protocol: /^https$/, error: 'must be an https:// URL of the ad pixel script' })
     .optional(),
+  TRUSTEDFORM_ENABLED: boolFlag.default(false),
+  PARTNER_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ error: 'must be a whole number of requests' })
+    .int('must be a whole number of requests')
+    .min(1, 'must be at least 1')
+    .max(100_000, 'must be at most 100000')
+    .default(120),
   COOKIE_SECURE: boolFlag.default(false),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
 });
@@ -60,6 +67,10 @@ export type AppConfig = {
   webDistDir: string | undefined;
   /** Ad vendor tag loaded on the landing page; unset means no third-party script at all. */
   adPixelScriptUrl: string | undefined;
+  /** Load the TrustedForm script on the landing page and store the certificate URL of each lead. */
+  trustedFormEnabled: boolean;
+  /** Requests a minute each partner API key may make. */
+  partnerRateLimitPerMinute: number;
   cookieSecure: boolean;
   dbPoolMax: number;
   /** Run migrations when the app starts (always true outside of tests that share a migrated DB). */
@@ -104,6 +115,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR,
     adPixelScriptUrl: e.AD_PIXEL_SCRIPT_URL,
+    trustedFormEnabled: e.TRUSTEDFORM_ENABLED,
+    partnerRateLimitPerMinute: e.PARTNER_RATE_LIMIT_PER_MINUTE,
     cookieSecure: e.COOKIE_SECURE,
     dbPoolMax: e.DB_POOL_MAX,
     migrate: true,
