@@ -9,6 +9,7 @@ import type { AppConfig } from './config';
 import { type Database, migrate, openDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
 import { createMetrics, type Metrics } from './metrics';
+import { openApiPlugin } from './plugins/openapi';
 import { originCheckPlugin } from './plugins/origin-check';
 import { sessionPlugin } from './plugins/session';
 import { spaPlugin } from './plugins/spa';
@@ -102,6 +103,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   const appRouter = createAppRouter({ supportEmail: config.supportEmail });
   const createContext = createContextFactory(config, services);
 
+  // Before every route: it collects them for /api/openapi.json.
+  await app.register(openApiPlugin);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
     const ready = await db.isReady();
@@ -123,7 +126,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
 
   await app.register(spaPlugin, {
     distDir: config.webDistDir ? path.resolve(config.webDistDir) : defaultWebDist(),
-    publicConfig: { supportEmail: config.supportEmail, adPixelScriptUrl: config.adPixelScriptUrl ?? null },
+    publicConfig: { supportEmail: config.supportEmail, adPixelScriptUrl: config.adPixelScriptUrl ?? null,
+      trustedFormEnabled: config.trustedFormEnabled,
+    },
   });
 
   return app;

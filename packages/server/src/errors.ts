@@ -16,6 +16,8 @@ export class AppError extends Error {
     public readonly code: ErrorCode,
     message: string,
     public readonly fieldErrors?: FieldError[],
+    /** Machine-readable facts a client may act on, e.g. the id of the existing lead of a duplicate. */
+    public readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'AppError';

@@ -29,7 +29,10 @@ function ownerCookie(res: { cookies: { name: string; value: string }[] }): Recor
 
 describe('POST /api/submit-search', () => {
   it('stores the lead with the state derived from the ZIP and answers {id}', async () => {
-    const res = await submit(leadBody({ zipCode: '90210' }), { 'user-agent': 'vitest' });
+    // A complete consent receipt (page URL, user agent, IP) makes the lead TCPA-compliant (ADR 030).
+    const res = await submit(leadBody({ zipCode: '90210', pageUrl: 'https://example.org/' }), {
+      'user-agent': 'vitest',
+    });
     expect(res.statusCode).toBe(200);
     const { id } = res.json();
     expect(id).toMatch(/^[0-9a-f-]{36}$/);

@@ -46,3 +46,8 @@ export const consentEvidenceShape = {
 };
 
 export type ConsentEvidenceInput = { pageUrl?: string; trustedFormUrl?: string };
+
+/** The lead submission as the server accepts it: the form's fields plus the evidence fields. */
+export function withConsentEvidence<T extends z.ZodMiniObject>(schema: T) {
+  return z.extend(schema, consentEvidenceShape);
+}

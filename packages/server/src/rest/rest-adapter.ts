@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { toErrorResponse } from '../errors';
+import { problemErrorHandler, replyWithProblem } from './problem';
 import type { Context } from '../trpc/context';
 import type { Caller, RestRoute } from './rest-routes';
 
@@ -14,11 +15,14 @@ export function registerRestRoutes(
     app.route({
       method: route.method,
       url: route.url,
+      // Problem routes answer problem+json for errors Fastify raises before the handler too.
+      ...(route.problem ? { errorHandler: problemErrorHandler } : {}),
       handler: async (req, reply) => {
         try {
           const result = await route.call(makeCaller(makeContext({ req, res: reply })), req);
           return reply.code(route.status ?? 200).send(result);
         } catch (err) {
+          if (route.problem) return replyWithProblem(req, reply, err);
           const { status, body } = toErrorResponse(err);
           if (status >= 500) req.log.error({ err }, 'request failed');
           return reply.code(status).send(body);

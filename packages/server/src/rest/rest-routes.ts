@@ -15,6 +15,8 @@ export type RestRoute = {
   url: string;
   /** HTTP status of a successful answer. */
   status?: number;
+  /** Errors as RFC 9457 application/problem+json (the partner API) instead of {error, message}. */
+  problem?: boolean;
   call: (caller: Caller, req: FastifyRequest) => Promise<unknown>;
 };
 
@@ -38,6 +40,40 @@ export const restRoutes: RestRoute[] = [
     method: 'POST',
     url: '/api/analytics/track',
     call: (c, req) => c.analytics.track(req.body as never),
+  },
+  {
+    method: 'POST',
+    url: '/api/unsubscribe',
+    call: (c, req) => c.privacy.unsubscribe(req.body as never),
+  },
+  // Partner API (issue 6): Bearer API key, Idempotency-Key, problem+json errors.
+  {
+    method: 'POST',
+    url: '/api/partner/leads',
+    status: 201,
+    problem: true,
+    call: (c, req) => c.partner.createLead(req.body as never),
+  },
+  // Consent evidence and data subject requests (admins).
+  {
+    method: 'GET',
+    url: '/api/admin/leads/:id/consent-receipt',
+    call: (c, req) => c.privacy.consentReceipt({ id: params(req).id ?? '' }),
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/data-requests/lookup',
+    call: (c, req) => c.privacy.lookup(req.body as never),
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/data-requests/export',
+    call: (c, req) => c.privacy.export(req.body as never),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/admin/data-requests',
+    call: (c, req) => c.privacy.delete(req.body as never),
   },
   {
     method: 'POST',

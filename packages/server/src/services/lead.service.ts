@@ -7,53 +7,90 @@ import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { stateFromZip } from '@uf/shared/zip-state';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { AppError } from '../errors';
+import { CURRENT_CONSENT_TEXT, tcpaCompliantFor, writeConsentReceipt } from './consent.service';
+import { lockEmail, suppressedSince } from './suppression.service';
 import { dateAndTimeIn } from './time';
 
 export type SubmissionMeta = {
   ipAddress: string | null;
   userAgent: string | null;
   timeZone: string;
+  /** Page the form was submitted from (sent by the form, else the Referer). */
+  pageUrl: string | null;
+  /** TrustedForm certificate, only when TRUSTEDFORM_ENABLED. */
+  trustedFormUrl: string | null;
+  /** The browser sent Global Privacy Control (Sec-GPC: 1): record do-not-sell. */
+  gpc: boolean;
   now?: Date;
 };
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Stores a website lead. The owner token lets only the submitting browser set the beneficiary. */
+/**
+ * Stores a website lead and its consent receipt in one transaction (ADR 030): either both exist or
+ * neither. The owner token lets only the submitting browser set the beneficiary.
+ */
 export async function submitLead(em: EntityManager, input: LeadSubmission, meta: SubmissionMeta) {
   const now = meta.now ?? new Date();
   const { date, time } = dateAndTimeIn(now, meta.timeZone);
   const ownerToken = randomBytes(32).toString('base64url');
-  const lead = em.create(WebsiteLead, {
-    firstName: input.firstName,
-    lastName: input.lastName,
-    email: input.email,
-    phone: input.phone,
-    streetAddress: input.streetAddress,
-    zipCode: input.zipCode,
-    state: stateFromZip(input.zipCode),
-    birthMonth: Number(input.birthMonth),
-    birthDay: Number(input.birthDay),
-    birthYear: Number(input.birthYear),
+  const receiptId = crypto.randomUUID();
+  const evidence = {
     consentGiven: input.consentGiven,
-    optInDate: date,
-    optInTime: time,
-    leadSource: 'website',
-    tcpaCompliant: input.consentGiven && meta.ipAddress && meta.userAgent ? 'true' : 'false',
+    consentTextHash: CURRENT_CONSENT_TEXT.hash,
     ipAddress: meta.ipAddress,
     userAgent: meta.userAgent,
-    ownerTokenHash: hashToken(ownerToken),
-    createdAt: now,
-    updatedAt: now,
-  });
+    pageUrl: meta.pageUrl,
+  };
   try {
-    await em.flush();
+    const id = await em.transactional(async (tx) => {
+      await lockEmail(tx, input.email);
+      const optedOutAt = await suppressedSince(tx, { email: input.email, phone: input.phone });
+      const lead = tx.create(WebsiteLead, {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        phone: input.phone,
+        streetAddress: input.streetAddress,
+        zipCode: input.zipCode,
+        state: stateFromZip(input.zipCode),
+        birthMonth: Number(input.birthMonth),
+        birthDay: Number(input.birthDay),
+        birthYear: Number(input.birthYear),
+        consentGiven: input.consentGiven,
+        optInDate: date,
+        optInTime: time,
+        certificationId: receiptId,
+        leadSource: 'website',
+        tcpaCompliant: tcpaCompliantFor(evidence),
+        ipAddress: meta.ipAddress,
+        userAgent: meta.userAgent,
+        trustedFormUrl: meta.trustedFormUrl,
+        optedOutAt,
+        doNotSell: meta.gpc,
+        ownerTokenHash: hashToken(ownerToken),
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.flush();
+      await writeConsentReceipt(tx, {
+        ...evidence,
+        id: receiptId,
+        leadId: lead.id,
+        consentTextVersion: CURRENT_CONSENT_TEXT.version,
+        trustedFormUrl: meta.trustedFormUrl,
+        gpc: meta.gpc,
+        createdAt: now,
+      });
+      return lead.id;
+    });
+    return { id, ownerToken };
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) {
       throw new AppError(ERROR_CODES.duplicateEmail, PUBLIC_TOASTS.duplicateEmail.message);
     }
     throw err;
   }
-  return { id: lead.id, ownerToken };
 }
 
 /** What the public flow may read back: the id and the derived state, nothing personal. */

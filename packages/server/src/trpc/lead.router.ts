@@ -1,18 +1,23 @@
+import { withConsentEvidence } from '@uf/shared/consent-evidence.schema';
 import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
 import * as leads from '../services/lead.service';
-import { clientIp, userAgent } from './request-meta';
+import { clientIp, hasGpcSignal, pageUrlOf, userAgent } from './request-meta';
 import { publicProcedure, router } from './trpc';
 
 export const LEAD_OWNER_COOKIE = 'lead_owner';
 
 export function createLeadRouter(supportEmail: string) {
-  const submitSchema = createLeadSubmissionSchema(supportEmail);
+  const submitSchema = withConsentEvidence(createLeadSubmissionSchema(supportEmail));
   return router({
     submit: publicProcedure.input(submitSchema).mutation(async ({ ctx, input }) => {
       const { id, ownerToken } = await leads.submitLead(ctx.services.em(), input, {
         ipAddress: clientIp(ctx.req),
         userAgent: userAgent(ctx.req),
         timeZone: ctx.config.timeZone,
+        pageUrl: pageUrlOf(ctx.req, input.pageUrl),
+        // Without TRUSTEDFORM_ENABLED no script ran, so a certificate URL cannot be this visit's.
+        trustedFormUrl: (ctx.config.trustedFormEnabled && input.trustedFormUrl) || null,
+        gpc: hasGpcSignal(ctx.req),
       });
       ctx.reply.setCookie(LEAD_OWNER_COOKIE, ownerToken, {
         httpOnly: true,

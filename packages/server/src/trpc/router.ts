@@ -1,6 +1,8 @@
 import { createAdminAuthRouter } from './admin-auth.router';
 import { createAnalyticsRouter } from './analytics.router';
 import { createLeadRouter } from './lead.router';
+import { createPartnerRouter } from './partner.router';
+import { createPrivacyRouter } from './privacy.router';
 import { router } from './trpc';
 
 export function createAppRouter(options: { supportEmail: string }) {
@@ -8,6 +10,8 @@ export function createAppRouter(options: { supportEmail: string }) {
     lead: createLeadRouter(options.supportEmail),
     analytics: createAnalyticsRouter(),
     adminAuth: createAdminAuthRouter(),
+    privacy: createPrivacyRouter(options.supportEmail),
+    partner: createPartnerRouter(),
   });
 }
 

@@ -1,0 +1,599 @@
+import { loginSchema } from '@uf/shared/admin.schema';
+import { trackEventSchema } from '@uf/shared/analytics.schema';
+import { consentEvidenceShape, TRUSTEDFORM_CERT_PATTERN } from '@uf/shared/consent-evidence.schema';
+import { ANALYTICS_EVENT_TYPES, BENEFICIARY_VALUES } from '@uf/shared/constants';
+import { dataRequestSchema } from '@uf/shared/data-request.schema';
+import { ERROR_CODES } from '@uf/shared/errors';
+import {
+  beneficiarySchema,
+  createLeadSubmissionSchema,
+  EMAIL_PATTERN,
+  PHONE_PATTERN,
+  ZIP_PATTERN,
+} from '@uf/shared/lead.schema';
+import { partnerLeadSchema } from '@uf/shared/partner.schema';
+import { US_STATE_CODES } from '@uf/shared/state-sites';
+import { createUnsubscribeSchema } from '@uf/shared/unsubscribe.schema';
+import { z } from 'zod/mini';
+import { bool, inputSchema, int, type JsonSchema, nullableStr, object, ref, str } from './json-schema';
+
+// What the OpenAPI document says about each REST path (ADR 034). The paths themselves come from the
+// routes the app really registers; this table adds the words and the schemas. Request schemas are the
+// shared zod schemas the server validates with, converted, so the document cannot drift from them.
+
+export type Tag = 'Public' | 'Admin' | 'Data requests' | 'Partner' | 'Operations';
+
+export type ResponseDoc = {
+  description: string;
+  schema?: JsonSchema;
+  /** Defaults to application/json. */
+  contentType?: string;
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
+};
+
+export type OperationDoc = {
+  tag: Tag;
+  summary: string;
+  description?: string;
+  auth?: 'admin' | 'partner';
+  query?: JsonSchema;
+  headers?: { name: string; required: boolean; description: string; schema: JsonSchema }[];
+  body?: { schema: JsonSchema; example?: unknown };
+  responses: Record<string, ResponseDoc>;
+  /** Errors are RFC 9457 problem+json (partner API) instead of the site's {error, message}. */
+  problem?: boolean;
+};
+
+const SPEC_FIELD_RULES = {
+  zipCode: { pattern: ZIP_PATTERN.source, description: '5 digits or ZIP+4 (12345-6789)' },
+  email: { pattern: EMAIL_PATTERN.source, format: 'email' },
+  phone: { pattern: PHONE_PATTERN.source, description: 'US number: optional +1, 10 digits' },
+  birthMonth: { description: '1 to 12' },
+  birthDay: { description: '1 to 31' },
+  birthYear: { description: '1940 to 1994 (else 400 age_restriction)' },
+  consentGiven: { description: "'true' (required: consent must be given)" },
+  pageUrl: { description: 'Page the form was on; the Referer header is used when absent' },
+  trustedFormUrl: {
+    pattern: TRUSTEDFORM_CERT_PATTERN.source,
+    description: 'TrustedForm certificate URL (stored only when TRUSTEDFORM_ENABLED)',
+  },
+};
+
+const stateCode = str('Two-letter US state code (50 states, no DC)', { enum: [...US_STATE_CODES] });
+const isoDate = str('Date, YYYY-MM-DD', { format: 'date' });
+const isoDateTime = str('ISO 8601 instant, UTC', { format: 'date-time' });
+
+/** Reusable schemas, referenced as #/components/schemas/<name>. */
+export const componentSchemas: Record<string, JsonSchema> = {
+  Error: {
+    ...object(
+      {
+        error: str('Error code', { enum: Object.values(ERROR_CODES) }),
+        message: str('Human-readable explanation'),
+        fieldErrors: {
+          type: 'array',
+          items: object({ field: str(), message: str() }),
+          description: 'One entry per invalid field (validation errors only)',
+        },
+      },
+      ['error', 'message'],
+    ),
+  },
+  Problem: {
+    description: 'RFC 9457 problem details (media type application/problem+json)',
+    ...object(
+      {
+        type: str('URI reference of the problem type; its section of /api/docs explains it'),
+        title: str('Short summary of the problem type'),
+        status: int('HTTP status code'),
+        detail: str('Explanation of this occurrence'),
+        instance: str('The request path'),
+        code: str('Error code', { enum: Object.values(ERROR_CODES) }),
+        errors: { type: 'array', items: ref('ProblemField'), description: 'Every invalid field' },
+        existingId: str('409 only: id of the lead you already sent', { format: 'uuid' }),
+      },
+      ['type', 'title', 'status', 'detail', 'code'],
+    ),
+  },
+  ProblemField: object({
+    field: str('Field name (or the header name for Idempotency-Key)'),
+    message: str('What is wrong with it'),
+    pointer: str('JSON Pointer (RFC 6901) into the request body'),
+  }),
+  Id: object({ id: str('UUID', { format: 'uuid' }) }),
+  LeadSubmission: inputSchema(
+    z.extend(createLeadSubmissionSchema('support@example.com'), consentEvidenceShape),
+    SPEC_FIELD_RULES,
+  ),
+  PartnerLead: inputSchema(partnerLeadSchema),
+  DataRequest: {
+    ...inputSchema(dataRequestSchema, {
+      email: { pattern: EMAIL_PATTERN.source, format: 'email' },
+      phone: { pattern: PHONE_PATTERN.source },
+    }),
+    description: 'An e-mail address, a phone number, or both',
+  },
+  WebsiteLead: object({
+    id: str(undefined, { format: 'uuid' }),
+    firstName: str(),
+    lastName: str(),
+    email: str(),
+    phone: str(),
+    streetAddress: str(),
+    zipCode: str(),
+    state: nullableStr('Derived from the ZIP code; null when unknown'),
+    birthMonth: str(),
+    birthDay: str(),
+    birthYear: str(),
+    optInDate: str('Business-day date (TIME_ZONE), YYYY-MM-DD'),
+    optInTime: str('Business-day wall time, HH:MM:SS'),
+    certificationId: nullableStr('Id of the consent receipt (GET /api/admin/leads/{id}/consent-receipt)'),
+    leadSource: str("'website'"),
+    tcpaCompliant: str("'true' when consent was given and the receipt is complete, else 'false'"),
+    beneficiary: nullableStr(),
+    ipAddress: nullableStr(),
+    trustedFormUrl: nullableStr(),
+    createdAt: isoDateTime,
+    consentGiven: bool(),
+  }),
+  ApiLead: object({
+    id: str(undefined, { format: 'uuid' }),
+    firstName: str(),
+    lastName: str(),
+    streetAddress: str(),
+    city: str(),
+    state: str(),
+    phone: str(),
+    birthMonth: str(),
+    birthDay: str(),
+    birthYear: str(),
+    beneficiary: nullableStr(),
+    trustedFormUrl: nullableStr(),
+    createdAt: isoDateTime,
+  }),
+  ConsentReceipt: object({
+    id: str('The lead’s certificationId', { format: 'uuid' }),
+    leadId: str(undefined, { format: 'uuid' }),
+    consentGiven: bool(),
+    createdAt: isoDateTime,
+    ipAddress: nullableStr('Client address (forwarded headers only from TRUST_PROXY proxies)'),
+    userAgent: nullableStr(),
+    pageUrl: nullableStr(),
+    trustedFormUrl: nullableStr(),
+    gpc: bool('The browser sent Global Privacy Control (Sec-GPC: 1)'),
+    tcpaCompliant: str(),
+    consentText: object({
+      version: str(),
+      hash: str('SHA-256 of the text'),
+      body: str('The exact disclosure'),
+    }),
+  }),
+  PersonalData: {
+    description: 'Everything held for the e-mail address or phone number',
+    ...object({
+      websiteLeads: { type: 'array', items: { type: 'object' } },
+      apiLeads: { type: 'array', items: { type: 'object' } },
+      consentReceipts: { type: 'array', items: { type: 'object' } },
+      suppression: {
+        type: 'array',
+        items: object({
+          kind: str(undefined, { enum: ['email', 'phone'] }),
+          source: str(),
+          createdAt: isoDateTime,
+        }),
+      },
+    }),
+  },
+};
+
+const json = (description: string, schema?: JsonSchema): ResponseDoc => ({ description, schema });
+const idParamNote = 'Lead ids are UUIDs.';
+
+const websiteFilters = object(
+  {
+    state: stateCode,
+    birthYear: str('Four-digit year'),
+    startDate: isoDate,
+    endDate: isoDate,
+    consentGiven: str(undefined, { enum: ['true', 'false'] }),
+  },
+  [],
+);
+const apiFilters = object(
+  { state: stateCode, birthYear: str('Four-digit year'), startDate: isoDate, endDate: isoDate },
+  [],
+);
+const paging = {
+  page: int(
+    'Page number (1-based); with page or pageSize the answer is one page and X-Total-Count holds the total',
+  ),
+  pageSize: int('Rows per page (1–1000)'),
+  sort: str('Field to sort by (default createdAt)'),
+  order: str(undefined, { enum: ['asc', 'desc'] }),
+};
+const withPaging = (filters: JsonSchema) => ({
+  ...filters,
+  properties: { ...(filters.properties as Record<string, JsonSchema>), ...paging },
+});
+
+const idempotencyHeader = {
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Makes retries safe: a repeated request with the same key (within 24 hours) gets the same answer and creates no second lead. A key reused with a different body answers 422.',
+  schema: str(undefined, { minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' }),
+};
+
+const RATE_HEADERS = {
+  'RateLimit-Limit': { description: 'Requests a minute allowed for this key', schema: int() },
+  'RateLimit-Remaining': { description: 'Requests left in the current minute', schema: int() },
+};
+
+/** Keyed by "METHOD /path" exactly as registered (Fastify's :param form). */
+export const operations: Record<string, OperationDoc> = {
+  'POST /api/submit-search': {
+    tag: 'Public',
+    summary: 'Submit the landing-page lead form',
+    description:
+      'Stores a website lead with its consent receipt (same transaction). A browser sending `Sec-GPC: 1` is recorded as do-not-sell. Sets the HttpOnly `lead_owner` cookie that alone may set the beneficiary.',
+    body: { schema: ref('LeadSubmission') },
+    responses: {
+      '200': json('Stored', ref('Id')),
+      '400': json(
+        'Invalid field(s) (`validation_error`) or birth year outside 1940–1994 (`age_restriction`)',
+        ref('Error'),
+      ),
+      '409': json('This e-mail address was already submitted (`duplicate_email`)', ref('Error')),
+    },
+  },
+  'GET /api/leads/:id': {
+    tag: 'Public',
+    summary: 'Read back the state of a submitted lead',
+    description: `Only id and state, nothing personal. ${idParamNote}`,
+    responses: {
+      '200': json(
+        'The lead',
+        object({ id: str(undefined, { format: 'uuid' }), state: nullableStr('Two-letter code or null') }),
+      ),
+      '404': json('No such lead', ref('Error')),
+    },
+  },
+  'PATCH /api/leads/:id/beneficiary': {
+    tag: 'Public',
+    summary: 'Set the beneficiary of the lead this browser submitted',
+    description: 'Needs the `lead_owner` cookie from the submit answer; anyone else gets 404.',
+    body: { schema: inputSchema(beneficiarySchema) },
+    responses: {
+      '200': json(
+        'Set',
+        object({ id: str(), beneficiary: str(undefined, { enum: [...BENEFICIARY_VALUES] }) }),
+      ),
+      '404': json('No such lead, or not this browser’s', ref('Error')),
+    },
+  },
+  'POST /api/analytics/track': {
+    tag: 'Public',
+    summary: 'Record a visitor event',
+    body: { schema: inputSchema(trackEventSchema) },
+    responses: { '200': json('Recorded', object({ ok: bool() })) },
+  },
+  'POST /api/unsubscribe': {
+    tag: 'Public',
+    summary: 'Opt an e-mail address out of marketing',
+    description:
+      'Adds the address to the suppression list (kept as a SHA-256 hash) and flags its leads as opted out. The answer is the same whether or not the address is known.',
+    body: {
+      schema: inputSchema(createUnsubscribeSchema('support@example.com'), { email: { format: 'email' } }),
+    },
+    responses: {
+      '200': json('Recorded (same answer for every valid address)', object({ ok: bool(), message: str() })),
+    },
+  },
+  'POST /api/admin/login': {
+    tag: 'Admin',
+    summary: 'Sign in',
+    description: 'Sets the `uf_admin` session cookie. Rate-limited per client and per user name.',
+    body: { schema: inputSchema(loginSchema) },
+    responses: {
+      '200': json('Signed in', object({ username: str() })),
+      '401': json('Invalid username or password', ref('Error')),
+      '429': json('Too many attempts (Retry-After says when to try again)', ref('Error')),
+    },
+  },
+  'POST /api/admin/logout': {
+    tag: 'Admin',
+    summary: 'Sign out',
+    responses: { '200': json('Signed out', object({ ok: bool() })) },
+  },
+  'GET /api/admin/me': {
+    tag: 'Admin',
+    summary: 'The signed-in admin',
+    auth: 'admin',
+    responses: { '200': json('Signed in', object({ username: str() })) },
+  },
+  'GET /api/admin/leads': {
+    tag: 'Admin',
+    summary: 'List website leads',
+    auth: 'admin',
+    query: withPaging(websiteFilters),
+    responses: { '200': json('Matching leads, newest first', { type: 'array', items: ref('WebsiteLead') }) },
+  },
+  'GET /api/admin/stats': {
+    tag: 'Admin',
+    summary: 'Website lead statistics',
+    auth: 'admin',
+    responses: {
+      '200': json(
+        'Counts',
+        object({
+          totalLeads: int(),
+          dailyLeads: int(),
+          weeklyLeads: int(),
+          monthlyLeads: int(),
+          consentRate: { type: 'number', description: 'Percentage 0–100' },
+        }),
+      ),
+    },
+  },
+  'GET /api/admin/api-leads': {
+    tag: 'Admin',
+    summary: 'List API leads',
+    auth: 'admin',
+    query: withPaging(apiFilters),
+    responses: { '200': json('Matching API leads, newest first', { type: 'array', items: ref('ApiLead') }) },
+  },
+  'GET /api/admin/api-stats': {
+    tag: 'Admin',
+    summary: 'API lead statistics',
+    auth: 'admin',
+    responses: {
+      '200': json(
+        'Counts',
+        object({ totalApiLeads: int(), dailyApiLeads: int(), weeklyApiLeads: int(), monthlyApiLeads: int() }),
+      ),
+    },
+  },
+  'GET /api/admin/export': {
+    tag: 'Admin',
+    summary: 'Export website leads as CSV',
+    auth: 'admin',
+    query: websiteFilters,
+    responses: {
+      '200': { description: 'CSV file website-leads-{date}.csv', contentType: 'text/csv', schema: str() },
+    },
+  },
+  'GET /api/admin/export-api-leads': {
+    tag: 'Admin',
+    summary: 'Export API leads as CSV',
+    auth: 'admin',
+    query: apiFilters,
+    responses: {
+      '200': { description: 'CSV file api-leads-{date}.csv', contentType: 'text/csv', schema: str() },
+    },
+  },
+  'POST /api/admin/backup': {
+    tag: 'Admin',
+    summary: 'Back up the database',
+    auth: 'admin',
+    responses: { '200': json('Backup written', object({ filepath: str() })) },
+  },
+  'DELETE /api/admin/leads/:id': {
+    tag: 'Admin',
+    summary: 'Delete one website lead',
+    auth: 'admin',
+    responses: {
+      '200': json('Deleted', object({ id: str(), deletedCount: int() })),
+      '404': json('No such lead', ref('Error')),
+    },
+  },
+  'DELETE /api/admin/leads': {
+    tag: 'Admin',
+    summary: 'Delete website leads in bulk',
+    auth: 'admin',
+    body: {
+      schema: object({ ids: { type: 'array', items: str(undefined, { format: 'uuid' }), minItems: 1 } }),
+    },
+    responses: { '200': json('Deleted', object({ deletedCount: int() })) },
+  },
+  'DELETE /api/admin/api-leads/:id': {
+    tag: 'Admin',
+    summary: 'Delete one API lead',
+    auth: 'admin',
+    responses: {
+      '200': json('Deleted', object({ id: str(), deletedCount: int() })),
+      '404': json('No such lead', ref('Error')),
+    },
+  },
+  'DELETE /api/admin/api-leads': {
+    tag: 'Admin',
+    summary: 'Delete API leads in bulk',
+    auth: 'admin',
+    body: {
+      schema: object({ ids: { type: 'array', items: str(undefined, { format: 'uuid' }), minItems: 1 } }),
+    },
+    responses: { '200': json('Deleted', object({ deletedCount: int() })) },
+  },
+  'GET /api/admin/analytics': {
+    tag: 'Admin',
+    summary: 'Visitor analytics',
+    auth: 'admin',
+    query: object(
+      {
+        startDate: isoDate,
+        endDate: isoDate,
+        eventType: str(undefined, { enum: ['all', ...ANALYTICS_EVENT_TYPES] }),
+        country: str('Two-letter country code or all'),
+      },
+      [],
+    ),
+    responses: {
+      '200': json(
+        'Totals, top lists and daily counts',
+        object({
+          totalPageViews: int(),
+          totalClicks: int(),
+          totalSurveyStarts: int(),
+          uniqueCountries: int(),
+          topCountries: { type: 'array', items: object({ country: str(), count: int() }) },
+          topReferrers: { type: 'array', items: object({ referrer: str(), count: int() }) },
+          dailyViews: {
+            type: 'array',
+            items: object({ date: str(), views: int(), clicks: int(), surveyStarts: int() }),
+          },
+        }),
+      ),
+    },
+  },
+  'GET /api/admin/audit-log': {
+    tag: 'Admin',
+    summary: 'Admin actions, newest first',
+    auth: 'admin',
+    query: object({ limit: int('1–500, default 100'), before: int('Only entries with a smaller id') }, []),
+    responses: {
+      '200': json('Entries', {
+        type: 'array',
+        items: object({
+          id: int(),
+          actor: str(),
+          action: str(),
+          detail: { type: 'object' },
+          ipAddress: nullableStr(),
+          createdAt: isoDateTime,
+        }),
+      }),
+    },
+  },
+  'GET /api/admin/leads/:id/consent-receipt': {
+    tag: 'Data requests',
+    summary: 'The consent receipt of a website lead',
+    description:
+      'The exact disclosure text, time, IP address, user agent, page and GPC signal, as written with the lead. Receipts never change.',
+    auth: 'admin',
+    responses: {
+      '200': json('The receipt', ref('ConsentReceipt')),
+      '404': json('No receipt for this lead', ref('Error')),
+    },
+  },
+  'POST /api/admin/data-requests/lookup': {
+    tag: 'Data requests',
+    summary: 'Find everything held for an e-mail address or phone number',
+    description:
+      'Website leads, API leads, consent receipts and suppression entries. Logged in the audit log (as hashes).',
+    auth: 'admin',
+    body: { schema: ref('DataRequest') },
+    responses: { '200': json('The records and their counts', ref('PersonalData')) },
+  },
+  'POST /api/admin/data-requests/export': {
+    tag: 'Data requests',
+    summary: 'Export everything held for an e-mail address or phone number',
+    description: 'The same records as the lookup, as one JSON document for the person. Logged.',
+    auth: 'admin',
+    body: { schema: ref('DataRequest') },
+    responses: { '200': json('The export', ref('PersonalData')) },
+  },
+  'DELETE /api/admin/data-requests': {
+    tag: 'Data requests',
+    summary: 'Delete everything held for an e-mail address or phone number',
+    description:
+      'Deletes the website leads (with their consent receipts) and API leads in one transaction and keeps only a suppression entry (a hash), so the person is never contacted again. Logged.',
+    auth: 'admin',
+    body: { schema: ref('DataRequest') },
+    responses: {
+      '200': json(
+        'Deleted',
+        object({
+          deleted: object({ websiteLeads: int(), apiLeads: int(), consentReceipts: int() }),
+          suppressed: object({ email: bool(), phone: bool() }),
+        }),
+      ),
+    },
+  },
+  'POST /api/partner/leads': {
+    tag: 'Partner',
+    summary: 'Send an API lead',
+    description: [
+      'Authenticate with your API key: `Authorization: Bearer <key>` (keys are issued by the operator and shown once).',
+      'Duplicate policy: a lead with the same phone number (its 10 digits) and last name (any letter case) that you already sent in the last 24 hours is refused with 409 and the id of the existing lead as `existingId`.',
+      'Send an `Idempotency-Key` header to make retries safe. Each API key may send a limited number of requests a minute; beyond it the answer is 429 with `Retry-After`.',
+      'Errors are RFC 9457 `application/problem+json` documents listing every invalid field.',
+    ].join('\n\n'),
+    auth: 'partner',
+    problem: true,
+    headers: [idempotencyHeader],
+    body: {
+      schema: ref('PartnerLead'),
+      example: {
+        firstName: 'Jane',
+        lastName: 'Doe',
+        streetAddress: '1 Main St',
+        city: 'Austin',
+        state: 'TX',
+        phone: '(512) 555-0100',
+        birthMonth: 5,
+        birthDay: 17,
+        birthYear: 1970,
+        beneficiary: 'Wife',
+      },
+    },
+    responses: {
+      '201': {
+        description:
+          'Stored (or, for a repeated Idempotency-Key, the stored answer with `Idempotent-Replayed: true`)',
+        schema: ref('Id'),
+        headers: {
+          ...RATE_HEADERS,
+          'Idempotent-Replayed': { description: "'true' on a replayed answer", schema: str() },
+        },
+      },
+      '400': {
+        description: 'Invalid fields (every one listed in `errors`)',
+        contentType: 'application/problem+json',
+        schema: ref('Problem'),
+      },
+      '401': {
+        description: 'Missing, unknown or revoked API key',
+        contentType: 'application/problem+json',
+        schema: ref('Problem'),
+      },
+      '409': {
+        description: 'Duplicate: `existingId` is the lead you already sent',
+        contentType: 'application/problem+json',
+        schema: ref('Problem'),
+      },
+      '422': {
+        description: 'Idempotency-Key already used for a different request',
+        contentType: 'application/problem+json',
+        schema: ref('Problem'),
+      },
+      '429': {
+        description: 'Rate limit of this API key reached',
+        contentType: 'application/problem+json',
+        schema: ref('Problem'),
+        headers: { 'Retry-After': { description: 'Seconds to wait', schema: int() } },
+      },
+    },
+  },
+  'GET /healthz': {
+    tag: 'Operations',
+    summary: 'Process is up',
+    responses: { '200': json('Up', object({ status: str() })) },
+  },
+  'GET /readyz': {
+    tag: 'Operations',
+    summary: 'Database is reachable',
+    responses: {
+      '200': json('Ready', object({ status: str() })),
+      '503': json('Database unavailable', object({ status: str() })),
+    },
+  },
+  'GET /api/openapi.json': {
+    tag: 'Operations',
+    summary: 'This OpenAPI document',
+    responses: { '200': json('OpenAPI 3.1 document', { type: 'object' }) },
+  },
+  'GET /api/docs': {
+    tag: 'Operations',
+    summary: 'This document as a readable page',
+    responses: { '200': { description: 'HTML page', contentType: 'text/html', schema: str() } },
+  },
+};

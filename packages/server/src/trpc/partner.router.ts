@@ -1,0 +1,63 @@
+import { ERROR_CODES } from '@uf/shared/errors';
+import {
+  IDEMPOTENCY_KEY_MESSAGE,
+  IDEMPOTENCY_KEY_PATTERN,
+  partnerLeadSchema,
+} from '@uf/shared/partner.schema';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../errors';
+import { authenticatePartner } from '../services/partner-key.service';
+import { createPartnerLead } from '../services/partner-lead.service';
+import { hitRateLimit } from '../services/rate-limit.service';
+import { publicProcedure, router } from './trpc';
+
+export const PARTNER_RATE_WINDOW_SECONDS = 60;
+
+/** A partner's Bearer key, counted against that key's per-minute limit (shared by every replica). */
+const partnerProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const pool = ctx.services.db.pool;
+  let partner: Awaited<ReturnType<typeof authenticatePartner>>;
+  try {
+    partner = await authenticatePartner(pool, ctx.req.headers.authorization);
+  } catch (err) {
+    ctx.reply.header('www-authenticate', 'Bearer realm="partner-api"');
+    throw err;
+  }
+  const limit = ctx.config.partnerRateLimitPerMinute;
+  const hit = await hitRateLimit(pool, `partner:key:${partner.keyId}`, limit, PARTNER_RATE_WINDOW_SECONDS);
+  ctx.reply.header('ratelimit-limit', String(limit));
+  ctx.reply.header('ratelimit-remaining', String(Math.max(0, limit - hit.count)));
+  if (!hit.allowed) {
+    ctx.reply.header('retry-after', String(hit.retryAfterSeconds));
+    throw new AppError(
+      ERROR_CODES.rateLimited,
+      `This API key may send ${limit} requests a minute. Retry after ${hit.retryAfterSeconds} seconds.`,
+    );
+  }
+  return next({ ctx: { ...ctx, partner } });
+});
+
+function idempotencyKeyOf(req: FastifyRequest): string | undefined {
+  const raw = req.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const value = Array.isArray(raw) ? raw.join(',') : raw;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw new AppError(ERROR_CODES.validation, IDEMPOTENCY_KEY_MESSAGE, [
+      { field: 'Idempotency-Key', message: IDEMPOTENCY_KEY_MESSAGE },
+    ]);
+  }
+  return value;
+}
+
+export function createPartnerRouter() {
+  return router({
+    createLead: partnerProcedure.input(partnerLeadSchema).mutation(async ({ ctx, input }) => {
+      const idempotencyKey = idempotencyKeyOf(ctx.req);
+      const { id, replayed } = await createPartnerLead(ctx.services.em(), ctx.partner, input, {
+        idempotencyKey,
+      });
+      if (replayed) ctx.reply.header('idempotent-replayed', 'true');
+      return { id };
+    }),
+  });
+}

@@ -1,0 +1,39 @@
+import { dataRequestSchema } from '@uf/shared/data-request.schema';
+import { leadIdSchema } from '@uf/shared/lead.schema';
+import { createUnsubscribeSchema } from '@uf/shared/unsubscribe.schema';
+import { getConsentReceipt } from '../services/consent.service';
+import { deletePersonalData, exportPersonalData, lookupPersonalData } from '../services/data-request.service';
+import { unsubscribe } from '../services/suppression.service';
+import { clientIp } from './request-meta';
+import { adminProcedure, publicProcedure, router } from './trpc';
+
+// Opt-outs, consent receipts and data subject requests.
+export function createPrivacyRouter(supportEmail: string) {
+  const actorOf = (ctx: { admin: { username: string }; req: Parameters<typeof clientIp>[0] }) => ({
+    username: ctx.admin.username,
+    ipAddress: clientIp(ctx.req),
+  });
+  return router({
+    unsubscribe: publicProcedure
+      .input(createUnsubscribeSchema(supportEmail))
+      .mutation(({ ctx, input }) => unsubscribe(ctx.services.em(), input.email)),
+    consentReceipt: adminProcedure
+      .input(leadIdSchema)
+      .query(({ ctx, input }) => getConsentReceipt(ctx.services.em(), input.id)),
+    lookup: adminProcedure
+      .input(dataRequestSchema)
+      .mutation(({ ctx, input }) =>
+        lookupPersonalData(ctx.services.em(), ctx.services.db.pool, input, actorOf(ctx)),
+      ),
+    export: adminProcedure
+      .input(dataRequestSchema)
+      .mutation(({ ctx, input }) =>
+        exportPersonalData(ctx.services.em(), ctx.services.db.pool, input, actorOf(ctx)),
+      ),
+    delete: adminProcedure
+      .input(dataRequestSchema)
+      .mutation(({ ctx, input }) =>
+        deletePersonalData(ctx.services.em(), ctx.services.db.pool, input, actorOf(ctx)),
+      ),
+  });
+}

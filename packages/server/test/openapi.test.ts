@@ -1,0 +1,135 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Every call of spec §7, plus the paths this product adds (opt-out, partner API, data requests). */
+const SPEC_PATHS = [
+  'POST /api/analytics/track',
+  'POST /api/submit-search',
+  'GET /api/leads/{id}',
+  'PATCH /api/leads/{id}/beneficiary',
+  'POST /api/admin/login',
+  'POST /api/admin/logout',
+  'GET /api/admin/leads',
+  'GET /api/admin/stats',
+  'GET /api/admin/api-leads',
+  'GET /api/admin/api-stats',
+  'GET /api/admin/export',
+  'GET /api/admin/export-api-leads',
+  'POST /api/admin/backup',
+  'DELETE /api/admin/leads/{id}',
+  'DELETE /api/admin/leads',
+  'DELETE /api/admin/api-leads/{id}',
+  'DELETE /api/admin/api-leads',
+  'GET /api/admin/analytics',
+];
+const ISSUE_PATHS = [
+  'POST /api/unsubscribe',
+  'POST /api/partner/leads',
+  'GET /api/admin/leads/{id}/consent-receipt',
+  'POST /api/admin/data-requests/lookup',
+  'POST /api/admin/data-requests/export',
+  'DELETE /api/admin/data-requests',
+];
+
+type Operation = { operationId: string; parameters: { name: string; in: string }[] };
+
+async function fetchDocument() {
+  const res = await t.app.inject({ url: '/api/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toContain('application/json');
+  return res.json();
+}
+
+function operationsOf(doc: {
+  paths: Record<string, Record<string, { summary?: string; description?: string }>>;
+}) {
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
+  );
+}
+
+describe('GET /api/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const doc = await fetchDocument();
+    expect(doc.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
+    // What the validator leaves to us for 3.1: each {param} of a path is declared, and operation ids are unique.
+    const ids = new Set<string>();
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+      const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      for (const op of Object.values(methods)) {
+        const declared = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+        expect(declared.sort()).toEqual(inPath.sort());
+        expect(ids.has(op.operationId)).toBe(false);
+        ids.add(op.operationId);
+      }
+    }
+  });
+
+  it('lists every spec path and every path this issue adds', async () => {
+    const keys = operationsOf(await fetchDocument()).map((o) => o.key);
+    expect(keys).toEqual(expect.arrayContaining([...SPEC_PATHS, ...ISSUE_PATHS]));
+  });
+
+  it('describes every /api path the server answers, and nothing it does not', async () => {
+    const doc = await fetchDocument();
+    for (const { key, op } of operationsOf(doc)) {
+      expect(op.description, `${key} is undocumented`).not.toBe('Not described yet.');
+      const [method, path] = key.split(' ') as [string, string];
+      if (method !== 'GET' && method !== 'POST' && method !== 'DELETE' && method !== 'PATCH') continue;
+      const url = path.replace(/\{[^}]+\}/g, crypto.randomUUID());
+      const res = await t.app.inject({ method, url, payload: method === 'GET' ? undefined : {} });
+      // Unknown routes answer the JSON "No route for …" 404; a documented path never does.
+      expect(res.body, `${key} is documented but not served`).not.toContain('No route for');
+    }
+  });
+
+  it('documents the partner API well enough to integrate from it alone', async () => {
+    const doc = await fetchDocument();
+    const op = doc.paths['/api/partner/leads'].post;
+    expect(op.security).toEqual([{ partnerKey: [] }]);
+    expect(doc.components.securitySchemes.partnerKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(op.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    expect(Object.keys(op.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '409', '422', '429']),
+    );
+    expect(op.responses['400'].content['application/problem+json'].schema).toEqual({
+      $ref: '#/components/schemas/Problem',
+    });
+    const lead = doc.components.schemas.PartnerLead;
+    expect(lead.required).toEqual(
+      expect.arrayContaining([
+        'firstName',
+        'lastName',
+        'streetAddress',
+        'city',
+        'state',
+        'phone',
+        'birthMonth',
+      ]),
+    );
+    expect(lead.additionalProperties).toBe(false);
+    expect(lead.properties.phone.pattern).toBeTruthy();
+    expect(op.description).toContain('24 hours');
+  });
+});
+
+describe('GET /api/docs', () => {
+  it('renders the document as a self-contained HTML page', async () => {
+    const res = await t.app.inject({ url: '/api/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('POST /api/partner/leads');
+    expect(res.body).toContain('id="problem-validation_error"');
+    expect(res.body).not.toMatch(/<script|https?:\/\/(?!YOUR-SITE|json-schema)[^"'\s]*\.(js|css)/);
+  });
+});

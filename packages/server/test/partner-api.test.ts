@@ -1,0 +1,250 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, listApiKeys, revokeApiKey } from '../src/services/partner-key.service';
+import { startTestApp, type TestApp } from './support/test-app';
+
+let t: TestApp;
+let key: string;
+let otherKey: string;
+const RATE_LIMIT = 40;
+
+beforeAll(async () => {
+  t = await startTestApp({ PARTNER_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) });
+  key = (await createApiKey(t.app.db.orm.em.fork(), 'Acme Leads')).secret;
+  otherKey = (await createApiKey(t.app.db.orm.em.fork(), 'Other Co')).secret;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+let phoneCounter = 0;
+function partnerLead(overrides: Record<string, unknown> = {}) {
+  phoneCounter += 1;
+  return {
+    firstName: 'Ann',
+    lastName: 'Lee',
+    streetAddress: '5 Oak Ave',
+    city: 'Austin',
+    state: 'TX',
+    phone: `(512) 555-${String(1000 + phoneCounter).slice(-4)}`,
+    birthMonth: 2,
+    birthDay: '14',
+    birthYear: 1968,
+    ...overrides,
+  };
+}
+
+function post(body: unknown, headers: Record<string, string> = {}, apiKey: string | null = key) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/partner/leads',
+    payload: body as object,
+    headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers },
+  });
+}
+
+const countLeads = async () =>
+  (await t.app.db.pool.query('select count(*)::int as n from api_lead')).rows[0].n as number;
+
+describe('POST /api/partner/leads', () => {
+  it('stores the lead with its partner and answers 201 {id}', async () => {
+    const res = await post(partnerLead({ state: 'tx', beneficiary: 'Wife' }));
+    expect(res.statusCode).toBe(201);
+    const { id } = res.json();
+    expect(res.json()).toEqual({ id });
+    const row = (
+      await t.app.db.pool.query(
+        'select a.*, p.name as partner from api_lead a join partner p on p.id = a.partner_id where a.id = $1',
+        [id],
+      )
+    ).rows[0];
+    expect(row).toMatchObject({
+      partner: 'Acme Leads',
+      state: 'TX',
+      birth_month: 2,
+      birth_day: 14,
+      birth_year: 1968,
+      beneficiary: 'Wife',
+      opted_out_at: null,
+    });
+  });
+
+  it('answers 401 problem+json for a missing, unknown or revoked key', async () => {
+    const missing = await post(partnerLead(), {}, null);
+    expect(missing.statusCode).toBe(401);
+    expect(missing.headers['content-type']).toContain('application/problem+json');
+    expect(missing.headers['www-authenticate']).toContain('Bearer');
+    expect(missing.json()).toMatchObject({
+      status: 401,
+      code: 'unauthorized',
+      title: 'Missing or invalid API key',
+    });
+
+    expect((await post(partnerLead(), {}, 'ufk_not-a-real-key')).statusCode).toBe(401);
+
+    const created = await createApiKey(t.app.db.orm.em.fork(), 'Short Lived');
+    expect((await post(partnerLead(), {}, created.secret)).statusCode).toBe(201);
+    await revokeApiKey(t.app.db.orm.em.fork(), created.keyPrefix);
+    const revoked = await post(partnerLead(), {}, created.secret);
+    expect(revoked.statusCode).toBe(401);
+    expect(revoked.json().detail).toBe('The API key is not valid or has been revoked');
+    const listed = (await listApiKeys(t.app.db.orm.em.fork())).find((k) => k.id === created.keyId);
+    expect(listed?.revokedAt).toBeInstanceOf(Date);
+    expect(listed?.lastUsedAt).toBeInstanceOf(Date);
+  });
+
+  it('stores only a SHA-256 of each key, and a short prefix to tell keys apart', async () => {
+    const { rows } = await t.app.db.pool.query('select * from partner_api_key');
+    const mine = rows.find((r) => key.startsWith(r.key_prefix));
+    expect(mine.key_hash).toBe(createHash('sha256').update(key).digest('hex'));
+    expect(mine.key_prefix.length).toBeLessThan(key.length / 2);
+    expect(JSON.stringify(rows)).not.toContain(key);
+  });
+
+  it('lists every invalid and unknown field in a 400 problem', async () => {
+    const before = await countLeads();
+    const res = await post(
+      partnerLead({
+        firstName: '',
+        state: 'XX',
+        phone: '12345',
+        birthMonth: 13,
+        birthDay: 0,
+        birthYear: 1930,
+        beneficiary: 'Neighbour',
+        zip: '73301',
+      }),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    const problem = res.json();
+    expect(problem).toMatchObject({
+      type: '/api/docs#problem-validation_error',
+      title: 'Invalid request',
+      status: 400,
+      code: 'validation_error',
+      instance: '/api/partner/leads',
+    });
+    const fields = problem.errors.map((e: { field: string }) => e.field).sort();
+    expect(fields).toEqual(
+      ['beneficiary', 'birthDay', 'birthMonth', 'birthYear', 'firstName', 'phone', 'state', 'zip'].sort(),
+    );
+    expect(problem.errors).toContainEqual({
+      field: 'state',
+      message: 'state must be a two-letter US state code, e.g. CA',
+      pointer: '/state',
+    });
+    expect(await countLeads()).toBe(before);
+  });
+
+  it('refuses a date that does not exist and a body that is not JSON, as problems', async () => {
+    const feb30 = await post(partnerLead({ birthMonth: 2, birthDay: 30 }));
+    expect(feb30.statusCode).toBe(400);
+    expect(feb30.json().errors).toEqual([
+      { field: 'birthDay', message: 'birthDay is not a day of that month', pointer: '/birthDay' },
+    ]);
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/api/partner/leads',
+      payload: '{"firstName":',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.headers['content-type']).toContain('application/problem+json');
+    expect(broken.json()).toMatchObject({ status: 400, code: 'validation_error' });
+  });
+
+  it('answers a retry with the same Idempotency-Key with the same id and no second lead', async () => {
+    const body = partnerLead();
+    const idem = crypto.randomUUID();
+    const first = await post(body, { 'idempotency-key': idem });
+    expect(first.statusCode).toBe(201);
+    const before = await countLeads();
+    const again = await post({ ...body }, { 'idempotency-key': idem });
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await countLeads()).toBe(before);
+  });
+
+  it('makes one lead from 10 concurrent retries of one Idempotency-Key', async () => {
+    const body = partnerLead();
+    const idem = crypto.randomUUID();
+    const before = await countLeads();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => post(body, { 'idempotency-key': idem })),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    expect(new Set(results.map((r) => r.json().id)).size).toBe(1);
+    expect(await countLeads()).toBe(before + 1);
+  });
+
+  it('answers 422 when an Idempotency-Key is reused for a different lead, 400 for a malformed key', async () => {
+    const idem = crypto.randomUUID();
+    expect((await post(partnerLead(), { 'idempotency-key': idem })).statusCode).toBe(201);
+    const reused = await post(partnerLead(), { 'idempotency-key': idem });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json()).toMatchObject({ code: 'unprocessable', status: 422 });
+    const malformed = await post(partnerLead(), { 'idempotency-key': 'has spaces in it' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().errors[0]).toMatchObject({ field: 'Idempotency-Key' });
+  });
+
+  it('keys are per partner: another partner may use the same Idempotency-Key', async () => {
+    const idem = crypto.randomUUID();
+    const a = await post(partnerLead(), { 'idempotency-key': idem });
+    const b = await post(partnerLead(), { 'idempotency-key': idem }, otherKey);
+    expect(a.statusCode).toBe(201);
+    expect(b.statusCode).toBe(201);
+    expect(b.json().id).not.toBe(a.json().id);
+  });
+
+  it('answers 409 with the existing id for the same phone and last name from the same partner within 24 h', async () => {
+    const body = partnerLead({ lastName: 'Duplicate' });
+    const first = await post(body);
+    expect(first.statusCode).toBe(201);
+    const dup = await post({ ...body, lastName: 'DUPLICATE', phone: `+1 ${body.phone}`, firstName: 'Other' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toMatchObject({ status: 409, code: 'conflict', existingId: first.json().id });
+    // Another partner, or another last name, is not a duplicate.
+    expect((await post(body, {}, otherKey)).statusCode).toBe(201);
+    expect((await post({ ...body, lastName: 'Different' })).statusCode).toBe(201);
+    // Older than 24 hours: accepted again.
+    await t.app.db.pool.query("update api_lead set created_at = now() - interval '25 hours' where id = $1", [
+      first.json().id,
+    ]);
+    expect((await post(body)).statusCode).toBe(201);
+  });
+
+  it('keeps the duplicate policy under concurrency: 5 simultaneous sends make one lead', async () => {
+    const body = partnerLead({ lastName: 'Racer' });
+    const results = await Promise.all(Array.from({ length: 5 }, () => post(body)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
+  });
+
+  it('answers 429 with Retry-After once a key spends its per-minute limit', async () => {
+    const limited = await createApiKey(t.app.db.orm.em.fork(), 'Busy Partner');
+    let last = await post(partnerLead(), {}, limited.secret);
+    expect(last.headers['ratelimit-limit']).toBe(String(RATE_LIMIT));
+    for (let i = 1; i < RATE_LIMIT; i++) last = await post({}, {}, limited.secret);
+    expect(last.statusCode).toBe(400);
+    const over = await post(partnerLead(), {}, limited.secret);
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect(over.headers['content-type']).toContain('application/problem+json');
+    expect(over.json()).toMatchObject({ status: 429, code: 'rate_limited' });
+    // Other keys are unaffected.
+    expect((await post(partnerLead(), {}, otherKey)).statusCode).toBe(201);
+  });
+
+  it('flags an API lead whose phone is on the suppression list', async () => {
+    const body = partnerLead();
+    await t.app.db.orm.em.fork().transactional(async (tx) => {
+      const { addSuppression } = await import('../src/services/suppression.service');
+      await addSuppression(tx, { phone: body.phone }, 'data_request');
+    });
+    const { id } = (await post(body)).json();
+    const row = (await t.app.db.pool.query('select opted_out_at from api_lead where id = $1', [id])).rows[0];
+    expect(row.opted_out_at).toBeInstanceOf(Date);
+  });
+});
