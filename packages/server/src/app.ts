@@ -13,6 +13,7 @@ import { openApiPlugin } from './plugins/openapi';
 import { originCheckPlugin } from './plugins/origin-check';
 import { sessionPlugin } from './plugins/session';
 import { spaPlugin } from './plugins/spa';
+import { adminStreamRoutes } from './rest/admin-stream-routes';
 import { registerRestRoutes } from './rest/rest-adapter';
 import { restRoutes } from './rest/rest-routes';
 import { createServices } from './services/index';
@@ -123,6 +124,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   });
   const callerFactory = createCallerFactory(appRouter);
   registerRestRoutes(app, restRoutes, (ctx) => callerFactory(ctx), createContext);
+  await app.register(adminStreamRoutes, { pool: db.pool, timeZone: config.timeZone });
 
   await app.register(spaPlugin, {
     distDir: config.webDistDir ? path.resolve(config.webDistDir) : defaultWebDist(),

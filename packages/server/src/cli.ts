@@ -1,5 +1,6 @@
 import { adminCommands } from './cli/admin.commands';
 import { apiKeyCommands } from './cli/api-key.commands';
+import { backupCommands } from './cli/backup.commands';
 import { type CliCommand, type CliContext, parseArgs, UsageError } from './cli/command';
 import { ConfigError, loadConfig } from './config';
 import { connectForCommand } from './db/connect';
@@ -7,7 +8,7 @@ import { AppError } from './errors';
 
 // Operator commands: `npm run cli -- <command> [args]`. Uses the same configuration as the server
 // (DATABASE_URL, or the embedded database in DATA_DIR — stop the server first in that mode).
-const commands: CliCommand[] = [...adminCommands, ...apiKeyCommands];
+const commands: CliCommand[] = [...adminCommands, ...apiKeyCommands, ...backupCommands];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.usage.length));

@@ -25,7 +25,7 @@ async function main() {
 
   let app: FastifyInstance;
   try {
-    app = await buildApp(config, { databaseUrl });
+    app = await buildApp(config, { databaseUrl, embedded });
   } catch (err) {
     await embedded?.close();
     throw err;

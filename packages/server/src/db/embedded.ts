@@ -13,6 +13,8 @@ export type EmbeddedDatabase = {
   url: string;
   /** Number of client connections the socket multiplexer accepts; pools must stay below it. */
   maxConnections: number;
+  /** PGlite's own backup: a gzipped tarball of the data folder, consistent between statements. */
+  dumpDataDir(): Promise<Blob>;
   close(): Promise<void>;
 };
 
@@ -26,7 +28,7 @@ function isProcessAlive(pid: number): boolean {
 }
 
 /** PGlite lets two processes open one data folder and corrupt it; a pid lock file prevents that. */
-function takeLock(lockPath: string): () => void {
+export function takeLock(lockPath: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');
@@ -77,6 +79,7 @@ export async function startEmbeddedDatabase(dataDir: string | undefined): Promis
   return {
     url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
     maxConnections: EMBEDDED_MAX_CONNECTIONS,
+    dumpDataDir: () => db.dumpDataDir('gzip'),
     async close() {
       await server.stop();
       await db.close();

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../errors';
-import { problemErrorHandler, replyWithProblem } from './problem';
 import type { Context } from '../trpc/context';
+import { problemErrorHandler, replyWithProblem } from './problem';
 import type { Caller, RestRoute } from './rest-routes';
 
 /** One generic handler for every row of the REST table: build the context, call, map errors once. */
@@ -15,6 +15,7 @@ export function registerRestRoutes(
     app.route({
       method: route.method,
       url: route.url,
+      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       // Problem routes answer problem+json for errors Fastify raises before the handler too.
       ...(route.problem ? { errorHandler: problemErrorHandler } : {}),
       handler: async (req, reply) => {
@@ -23,11 +24,16 @@ export function registerRestRoutes(
           return reply.code(route.status ?? 200).send(result);
         } catch (err) {
           if (route.problem) return replyWithProblem(req, reply, err);
-          const { status, body } = toErrorResponse(err);
-          if (status >= 500) req.log.error({ err }, 'request failed');
-          return reply.code(status).send(body);
+          return replyWithError(req, reply, err);
         }
       },
     });
   }
+}
+
+/** The one error mapping of the REST surface (table rows and the streamed routes alike). */
+export function replyWithError(req: FastifyRequest, reply: FastifyReply, err: unknown) {
+  const { status, body } = toErrorResponse(err);
+  if (status >= 500) req.log.error({ err }, 'request failed');
+  return reply.code(status).send(body);
 }

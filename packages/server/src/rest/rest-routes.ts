@@ -1,3 +1,4 @@
+import { MAX_BULK_DELETE } from '@uf/shared/admin-leads.schema';
 import type { FastifyRequest } from 'fastify';
 import type { AppRouter } from '../trpc/router';
 
@@ -10,11 +11,16 @@ type Params = Record<string, string>;
 const params = (req: FastifyRequest) => req.params as Params;
 const body = (req: FastifyRequest) => (req.body ?? {}) as Record<string, unknown>;
 
+// A bulk delete of MAX_BULK_DELETE ids is ≈ 8 MB of JSON; everything else keeps the small default.
+const BULK_DELETE_BODY_LIMIT = 40 * MAX_BULK_DELETE + 1024;
+
 export type RestRoute = {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   /** HTTP status of a successful answer. */
   status?: number;
+  /** Request body limit in bytes when a row needs more than the app's default. */
+  bodyLimit?: number;
   /** Errors as RFC 9457 application/problem+json (the partner API) instead of {error, message}. */
   problem?: boolean;
   call: (caller: Caller, req: FastifyRequest) => Promise<unknown>;
@@ -90,4 +96,32 @@ export const restRoutes: RestRoute[] = [
     url: '/api/admin/me',
     call: (c) => c.adminAuth.me(),
   },
+  // Admin dashboard (issue 4). GET /api/admin/leads, /api/admin/api-leads and the two CSV exports
+  // stream and are registered in rest/admin-stream-routes.ts (ADR 003's documented exception).
+  { method: 'GET', url: '/api/admin/stats', call: (c) => c.admin.leads.stats() },
+  { method: 'GET', url: '/api/admin/api-stats', call: (c) => c.admin.apiLeads.stats() },
+  {
+    method: 'DELETE',
+    url: '/api/admin/leads/:id',
+    call: (c, req) => c.admin.leads.remove({ id: params(req).id ?? '' }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/admin/leads',
+    bodyLimit: BULK_DELETE_BODY_LIMIT,
+    call: (c, req) => c.admin.leads.bulkRemove(body(req) as never),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/admin/api-leads/:id',
+    call: (c, req) => c.admin.apiLeads.remove({ id: params(req).id ?? '' }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/admin/api-leads',
+    bodyLimit: BULK_DELETE_BODY_LIMIT,
+    call: (c, req) => c.admin.apiLeads.bulkRemove(body(req) as never),
+  },
+  { method: 'POST', url: '/api/admin/backup', call: (c) => c.admin.backup() },
+  { method: 'GET', url: '/api/admin/audit-log', call: (c, req) => c.admin.auditLog(req.query as never) },
 ];

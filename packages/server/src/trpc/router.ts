@@ -1,3 +1,4 @@
+import { createAdminRouter } from './admin.router';
 import { createAdminAuthRouter } from './admin-auth.router';
 import { createAnalyticsRouter } from './analytics.router';
 import { createLeadRouter } from './lead.router';
@@ -12,6 +13,7 @@ export function createAppRouter(options: { supportEmail: string }) {
     adminAuth: createAdminAuthRouter(),
     privacy: createPrivacyRouter(options.supportEmail),
     partner: createPartnerRouter(),
+    admin: createAdminRouter(),
   });
 }
 

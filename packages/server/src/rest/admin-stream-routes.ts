@@ -1,0 +1,79 @@
+import {
+  apiLeadFiltersSchema,
+  apiLeadListSchema,
+  websiteLeadFiltersSchema,
+  websiteLeadListSchema,
+} from '@uf/shared/admin-leads.schema';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Pool } from 'pg';
+import type { z } from 'zod';
+import { requireAdmin, type SignedInAdmin } from '../plugins/admin-guard';
+import { API_LEADS, type LeadTable, WEBSITE_LEADS } from '../services/admin-lead-tables';
+import { listLeads, streamLeadsJson } from '../services/admin-leads.service';
+import { exportLeadsCsv } from '../services/lead-export.service';
+import { clientIp } from '../trpc/request-meta';
+import { replyWithError } from './rest-adapter';
+
+// The admin paths whose answer is a stream, not one value (ADR 003's documented exception): they are
+// plain Fastify routes that check the session the way adminProcedure does and call the same services.
+//
+// GET /api/admin/leads and /api/admin/api-leads answer the spec's array. Without page/pageSize it is
+// every matching lead, streamed from a cursor; with them, one page, and X-Total-Count has the total.
+
+type ListSchema = typeof websiteLeadListSchema | typeof apiLeadListSchema;
+type FilterSchema = typeof websiteLeadFiltersSchema | typeof apiLeadFiltersSchema;
+type Route = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+type Handler = (req: FastifyRequest, reply: FastifyReply, admin: SignedInAdmin) => Promise<unknown>;
+
+export type AdminStreamRoutesOptions = { pool: Pool; timeZone: string };
+
+function guarded(handler: Handler): Route {
+  return async (req, reply) => {
+    try {
+      return await handler(req, reply, await requireAdmin(req));
+    } catch (err) {
+      return replyWithError(req, reply, err);
+    }
+  };
+}
+
+export async function adminStreamRoutes(app: FastifyInstance, opts: AdminStreamRoutesOptions) {
+  const list =
+    (table: LeadTable, schema: ListSchema): Handler =>
+    async (req, reply) => {
+      const { page, pageSize, sort, order, ...filters } = schema.parse(req.query) as z.output<ListSchema>;
+      const options = { filters, sort, order, timeZone: opts.timeZone };
+      if (page === undefined && pageSize === undefined) {
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(streamLeadsJson(opts.pool, table, options));
+      }
+      const result = await listLeads(opts.pool, table, { ...options, page, pageSize });
+      return reply
+        .header('x-total-count', String(result.total))
+        .header('cache-control', 'no-store')
+        .send(result.items);
+    };
+
+  const exportCsv =
+    (table: LeadTable, schema: FilterSchema): Handler =>
+    async (req, reply, admin) => {
+      const filters = schema.parse(req.query);
+      const { fileName, stream } = await exportLeadsCsv(opts.pool, table, {
+        filters,
+        timeZone: opts.timeZone,
+        actor: { username: admin.username, ipAddress: clientIp(req) },
+      });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
+    };
+
+  app.get('/api/admin/leads', guarded(list(WEBSITE_LEADS, websiteLeadListSchema)));
+  app.get('/api/admin/api-leads', guarded(list(API_LEADS, apiLeadListSchema)));
+  app.get('/api/admin/export', guarded(exportCsv(WEBSITE_LEADS, websiteLeadFiltersSchema)));
+  app.get('/api/admin/export-api-leads', guarded(exportCsv(API_LEADS, apiLeadFiltersSchema)));
+}

@@ -1,0 +1,193 @@
+import {
+  API_LEAD_FIELDS,
+  type ApiLeadField,
+  type ApiLeadFilters,
+  type SortOrder,
+  WEBSITE_LEAD_FIELDS,
+  type WebsiteLeadField,
+  type WebsiteLeadFilters,
+} from '@uf/shared/admin-leads.schema';
+import pg from 'pg';
+
+// The two lead tables the admin area reads, described as data: which SQL column backs each field of
+// spec §3 and how it is rendered. The JSON list, the CSV export and the sort options are all derived
+// from these tables, so adding a column is one entry here (plus the shared field list).
+
+type ColumnKind = 'text' | 'uuid' | 'int' | 'bool' | 'timestamp';
+type Column = { column: string; kind: ColumnKind };
+
+export type LeadKind = 'website' | 'api';
+
+export type LeadTable = {
+  kind: LeadKind;
+  table: 'website_lead' | 'api_lead';
+  fields: readonly string[];
+  columns: Record<string, Column>;
+  notFoundMessage: string;
+};
+
+const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = {
+  id: { column: 'id', kind: 'uuid' },
+  firstName: { column: 'first_name', kind: 'text' },
+  lastName: { column: 'last_name', kind: 'text' },
+  email: { column: 'email', kind: 'text' },
+  phone: { column: 'phone', kind: 'text' },
+  streetAddress: { column: 'street_address', kind: 'text' },
+  zipCode: { column: 'zip_code', kind: 'text' },
+  state: { column: 'state', kind: 'text' },
+  birthMonth: { column: 'birth_month', kind: 'int' },
+  birthDay: { column: 'birth_day', kind: 'int' },
+  birthYear: { column: 'birth_year', kind: 'int' },
+  optInDate: { column: 'opt_in_date', kind: 'text' },
+  optInTime: { column: 'opt_in_time', kind: 'text' },
+  certificationId: { column: 'certification_id', kind: 'text' },
+  leadSource: { column: 'lead_source', kind: 'text' },
+  tcpaCompliant: { column: 'tcpa_compliant', kind: 'text' },
+  beneficiary: { column: 'beneficiary', kind: 'text' },
+  ipAddress: { column: 'ip_address', kind: 'text' },
+  trustedFormUrl: { column: 'trusted_form_url', kind: 'text' },
+  createdAt: { column: 'created_at', kind: 'timestamp' },
+  consentGiven: { column: 'consent_given', kind: 'bool' },
+};
+
+const API_COLUMNS: Record<ApiLeadField, Column> = {
+  id: { column: 'id', kind: 'uuid' },
+  firstName: { column: 'first_name', kind: 'text' },
+  lastName: { column: 'last_name', kind: 'text' },
+  streetAddress: { column: 'street_address', kind: 'text' },
+  city: { column: 'city', kind: 'text' },
+  state: { column: 'state', kind: 'text' },
+  phone: { column: 'phone', kind: 'text' },
+  birthMonth: { column: 'birth_month', kind: 'int' },
+  birthDay: { column: 'birth_day', kind: 'int' },
+  birthYear: { column: 'birth_year', kind: 'int' },
+  beneficiary: { column: 'beneficiary', kind: 'text' },
+  trustedFormUrl: { column: 'trusted_form_url', kind: 'text' },
+  createdAt: { column: 'created_at', kind: 'timestamp' },
+};
+
+export const WEBSITE_LEADS: LeadTable = {
+  kind: 'website',
+  table: 'website_lead',
+  fields: WEBSITE_LEAD_FIELDS,
+  columns: WEBSITE_COLUMNS,
+  notFoundMessage: 'Lead not found',
+};
+
+export const API_LEADS: LeadTable = {
+  kind: 'api',
+  table: 'api_lead',
+  fields: API_LEAD_FIELDS,
+  columns: API_COLUMNS,
+  notFoundMessage: 'API lead not found',
+};
+
+function columnOf(table: LeadTable, field: string): Column {
+  const column = table.columns[field];
+  if (!column) throw new Error(`${table.table} has no field '${field}'`);
+  return column;
+}
+
+/** The field as JSON/CSV shows it: numbers and booleans as text, timestamps as ISO 8601 in UTC. */
+function valueSql(column: Column): string {
+  switch (column.kind) {
+    case 'int':
+    case 'bool':
+      return `${column.column}::text`;
+    case 'timestamp':
+      return `to_char(${column.column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    default:
+      return column.column;
+  }
+}
+
+/** One JSON object per row, built by PostgreSQL (the list and its stream share it). */
+export function jsonRowSql(table: LeadTable): string {
+  const pairs = table.fields.map((field) => {
+    const column = columnOf(table, field);
+    // consentGiven stays a JSON boolean; everything else follows valueSql.
+    const value = column.kind === 'bool' ? column.column : valueSql(column);
+    return `'${field}', ${value}`;
+  });
+  return `json_build_object(${pairs.join(', ')})`;
+}
+
+/**
+ * CSV cells. Text a person typed is neutralised against spreadsheet formula injection (OWASP): a cell
+ * starting with = + - @ tab or CR gets a leading apostrophe, so Excel and Sheets show it as text.
+ */
+export function csvSelectSql(table: LeadTable): string {
+  return table.fields
+    .map((field) => {
+      const column = columnOf(table, field);
+      const value = valueSql(column);
+      const cell =
+        column.kind === 'text'
+          ? `case when left(${value}, 1) in ('=', '+', '-', '@', E'\\t', E'\\r') then '''' || ${value} else ${value} end`
+          : value;
+      return `${cell} as "${field}"`;
+    })
+    .join(', ');
+}
+
+/** ORDER BY for a sort field; ties broken by id so pages never overlap or skip. */
+export function orderBySql(table: LeadTable, sort: string, order: SortOrder): string {
+  const column = columnOf(table, sort).column;
+  // The tie-breaker runs opposite to the sort so (created_at desc, id) — the index — serves the default.
+  const tie = order === 'desc' ? 'asc' : 'desc';
+  const nulls = order === 'desc' ? 'nulls last' : 'nulls first';
+  return column === 'id' ? `id ${order}` : `${column} ${order} ${nulls}, id ${tie}`;
+}
+
+export type Bind = (value: string | number | boolean) => string;
+
+/** Placeholders ($1, $2, …) for normal queries. */
+export function parameterBinder(): { bind: Bind; params: unknown[] } {
+  const params: unknown[] = [];
+  return {
+    params,
+    bind: (value) => {
+      params.push(value);
+      return `$${params.length}`;
+    },
+  };
+}
+
+/** Inline literals, for COPY (which takes no parameters). Values are already validated by the schema. */
+export const literalBinder: Bind = (value) => {
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error('not a finite number');
+    return String(value);
+  }
+  return pg.escapeLiteral(value);
+};
+
+/**
+ * WHERE clause of the spec's filters. Dates are calendar days in the business time zone: startDate
+ * from its midnight, endDate up to the next midnight (inclusive of the whole end day).
+ */
+export function whereSql(
+  table: LeadTable,
+  filters: WebsiteLeadFilters | ApiLeadFilters,
+  timeZone: string,
+  bind: Bind,
+): string {
+  const clauses: string[] = [];
+  if (filters.state !== undefined) clauses.push(`state = ${bind(filters.state)}`);
+  if (filters.birthYear !== undefined) clauses.push(`birth_year = ${bind(filters.birthYear)}::int`);
+  if (filters.startDate !== undefined) {
+    clauses.push(
+      `created_at >= (${bind(filters.startDate)}::date::timestamp at time zone ${bind(timeZone)}::text)`,
+    );
+  }
+  if (filters.endDate !== undefined) {
+    clauses.push(
+      `created_at < ((${bind(filters.endDate)}::date + 1)::timestamp at time zone ${bind(timeZone)}::text)`,
+    );
+  }
+  if (table.kind === 'website' && 'consentGiven' in filters && filters.consentGiven !== undefined) {
+    clauses.push(`consent_given = ${bind(filters.consentGiven)}::boolean`);
+  }
+  return clauses.length ? `where ${clauses.join(' and ')}` : '';
+}

@@ -1,0 +1,174 @@
+import { Readable } from 'node:stream';
+import type {
+  ApiLeadFilters,
+  ApiLeadStats,
+  SortOrder,
+  WebsiteLeadFilters,
+  WebsiteLeadStats,
+} from '@uf/shared/admin-leads.schema';
+import { DEFAULT_PAGE_SIZE } from '@uf/shared/admin-leads.schema';
+import { ERROR_CODES } from '@uf/shared/errors';
+import type { Pool } from 'pg';
+import { AppError } from '../errors';
+import { jsonRowSql, type LeadTable, orderBySql, parameterBinder, whereSql } from './admin-lead-tables';
+import { type AuditAction, recordAudit } from './audit.service';
+
+// Admin reads and deletes of website and API leads. Plain SQL on the pool: the list is built as JSON
+// by PostgreSQL, counts and deletes are single statements whatever the size.
+
+export type Filters = WebsiteLeadFilters | ApiLeadFilters;
+export type ListOptions = {
+  filters: Filters;
+  sort: string;
+  order: SortOrder;
+  timeZone: string;
+};
+export type Actor = { username: string; ipAddress: string | null };
+
+function selectSql(table: LeadTable, options: ListOptions, projection: string) {
+  const { bind, params } = parameterBinder();
+  const where = whereSql(table, options.filters, options.timeZone, bind);
+  return {
+    params,
+    bind,
+    sql: `select ${projection} as row from ${table.table} ${where} order by ${orderBySql(table, options.sort, options.order)}`,
+  };
+}
+
+/** One page of leads and the total count of the filtered set (for 'Leads Data (N records)'). */
+export async function listLeads<T>(
+  pool: Pool,
+  table: LeadTable,
+  options: ListOptions & { page?: number; pageSize?: number },
+): Promise<{ items: T[]; total: number; page: number; pageSize: number }> {
+  const page = options.page ?? 1;
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const query = selectSql(table, options, jsonRowSql(table));
+  const sql = `${query.sql} limit ${query.bind(pageSize)} offset ${query.bind((page - 1) * pageSize)}`;
+  const countQuery = parameterBinder();
+  const countWhere = whereSql(table, options.filters, options.timeZone, countQuery.bind);
+  const [rows, count] = await Promise.all([
+    pool.query<{ row: T }>(sql, query.params),
+    pool.query<{ total: number }>(
+      `select count(*)::int as total from ${table.table} ${countWhere}`,
+      countQuery.params,
+    ),
+  ]);
+  return { items: rows.rows.map((r) => r.row), total: count.rows[0]?.total ?? 0, page, pageSize };
+}
+
+const STREAM_BATCH = 2000;
+
+/**
+ * Every matching lead as one JSON array, read through a server-side cursor in batches, so memory
+ * stays flat however many rows there are. The connection is released when the stream ends or is
+ * destroyed (client gone).
+ */
+export function streamLeadsJson(pool: Pool, table: LeadTable, options: ListOptions): Readable {
+  const query = selectSql(table, options, `${jsonRowSql(table)}::text`);
+  async function* generate() {
+    const client = await pool.connect();
+    let completed = false;
+    try {
+      await client.query('begin read only');
+      await client.query(`declare leads_cursor no scroll cursor for ${query.sql}`, query.params);
+      yield '[';
+      let first = true;
+      for (;;) {
+        const { rows } = await client.query<{ row: string }>(`fetch ${STREAM_BATCH} from leads_cursor`);
+        if (rows.length === 0) break;
+        const chunk = rows.map((r) => r.row).join(',');
+        yield first ? chunk : `,${chunk}`;
+        first = false;
+      }
+      yield ']';
+      await client.query('commit');
+      completed = true;
+    } finally {
+      // Failed or abandoned (Readable.from calls return() when the client goes away): the connection
+      // is mid-transaction, so it is discarded instead of going back to the pool.
+      client.release(completed ? undefined : true);
+    }
+  }
+  return Readable.from(generate(), { objectMode: false });
+}
+
+/**
+ * Counts for the stat cards. Day, week (Monday to Sunday) and month are calendar periods in the
+ * business time zone (TIME_ZONE) that contain `now`; each counts leads created from its start.
+ */
+export async function leadCounts(pool: Pool, table: LeadTable, timeZone: string, now = new Date()) {
+  const consent = table.kind === 'website' ? 'count(*) filter (where consent_given)::int' : '0';
+  const { rows } = await pool.query<{
+    total: number;
+    daily: number;
+    weekly: number;
+    monthly: number;
+    consented: number;
+  }>(
+    `with local_now as (select ($1::timestamptz at time zone $2::text) as t)
+     select count(*)::int as total,
+       count(*) filter (where created_at >= (date_trunc('day', t) at time zone $2::text))::int as daily,
+       count(*) filter (where created_at >= (date_trunc('week', t) at time zone $2::text))::int as weekly,
+       count(*) filter (where created_at >= (date_trunc('month', t) at time zone $2::text))::int as monthly,
+       ${consent} as consented
+     from ${table.table}, local_now group by t`,
+    [now, timeZone],
+  );
+  return rows[0] ?? { total: 0, daily: 0, weekly: 0, monthly: 0, consented: 0 };
+}
+
+export async function websiteLeadStats(pool: Pool, table: LeadTable, timeZone: string, now?: Date) {
+  const c = await leadCounts(pool, table, timeZone, now);
+  const stats: WebsiteLeadStats = {
+    totalLeads: c.total,
+    dailyLeads: c.daily,
+    weeklyLeads: c.weekly,
+    monthlyLeads: c.monthly,
+    consentRate: c.total === 0 ? 0 : Math.round((c.consented / c.total) * 1000) / 10,
+  };
+  return stats;
+}
+
+export async function apiLeadStats(pool: Pool, table: LeadTable, timeZone: string, now?: Date) {
+  const c = await leadCounts(pool, table, timeZone, now);
+  const stats: ApiLeadStats = {
+    totalApiLeads: c.total,
+    dailyApiLeads: c.daily,
+    weeklyApiLeads: c.weekly,
+    monthlyApiLeads: c.monthly,
+  };
+  return stats;
+}
+
+const DELETE_ACTION: Record<LeadTable['kind'], AuditAction> = {
+  website: 'leads.delete',
+  api: 'api_leads.delete',
+};
+
+/** Deletes one lead; 404 when it does not exist (already deleted, or never did). */
+export async function deleteLead(pool: Pool, table: LeadTable, id: string, actor: Actor) {
+  const { rowCount } = await pool.query(`delete from ${table.table} where id = $1`, [id]);
+  if (!rowCount) throw new AppError(ERROR_CODES.notFound, table.notFoundMessage);
+  await recordAudit(pool, {
+    actor: actor.username,
+    action: DELETE_ACTION[table.kind],
+    detail: { id },
+    ipAddress: actor.ipAddress,
+  });
+  return { id, deletedCount: 1 };
+}
+
+/** Deletes every listed lead in ONE statement; ids that no longer exist are simply not counted. */
+export async function deleteLeads(pool: Pool, table: LeadTable, ids: string[], actor: Actor) {
+  const unique = [...new Set(ids)];
+  const { rowCount } = await pool.query(`delete from ${table.table} where id = any($1::uuid[])`, [unique]);
+  const deletedCount = rowCount ?? 0;
+  await recordAudit(pool, {
+    actor: actor.username,
+    action: DELETE_ACTION[table.kind],
+    detail: { requested: unique.length, deleted: deletedCount },
+    ipAddress: actor.ipAddress,
+  });
+  return { deletedCount };
+}

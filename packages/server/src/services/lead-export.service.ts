@@ -1,0 +1,59 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { exportFileName } from '@uf/shared/admin-leads.schema';
+import type { Pool } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { csvSelectSql, type LeadTable, literalBinder, whereSql } from './admin-lead-tables';
+import type { Actor, Filters } from './admin-leads.service';
+import { recordAudit } from './audit.service';
+import { dateAndTimeIn } from './time';
+
+// CSV exports straight from PostgreSQL's own COPY … TO STDOUT (CSV format: RFC 4180 quoting, UTF-8),
+// piped to the response with backpressure: the server never holds more than a few chunks, and does
+// no per-row work in JavaScript (stack-facts: ≈ 4× the rows/s of a JS cursor, a tenth of the memory).
+
+/** Lets Excel recognise the file as UTF-8 (names with accents); other CSV readers skip it. */
+const UTF8_BOM = '\uFEFF';
+
+export function exportSql(table: LeadTable, filters: Filters, timeZone: string): string {
+  const where = whereSql(table, filters, timeZone, literalBinder);
+  return `copy (select ${csvSelectSql(table)} from ${table.table} ${where} order by created_at desc, id) to stdout with (format csv, header true, encoding 'UTF8')`;
+}
+
+export type CsvExport = { fileName: string; stream: Readable };
+
+/**
+ * Starts an export: returns the file name and a stream of the CSV. The audit entry (rows sent, or
+ * that it was cut short) is written when COPY ends, before the stream does.
+ */
+export async function exportLeadsCsv(
+  pool: Pool,
+  table: LeadTable,
+  options: { filters: Filters; timeZone: string; actor: Actor; now?: Date },
+): Promise<CsvExport> {
+  const { date } = dateAndTimeIn(options.now ?? new Date(), options.timeZone);
+  const client = await pool.connect();
+  const copy = client.query(copyTo(exportSql(table, options.filters, options.timeZone)));
+  const out = new PassThrough();
+  out.write(UTF8_BOM);
+  void pipeline(copy, out, { end: false })
+    .then(
+      () => true,
+      () => false,
+    )
+    .then(async (completed) => {
+      // A COPY cut short (client went away) leaves the connection mid-protocol: discard it.
+      client.release(completed ? undefined : true);
+      // The audit entry is written before the download completes: no finished export goes unrecorded.
+      await recordAudit(pool, {
+        actor: options.actor.username,
+        action: table.kind === 'website' ? 'leads.export' : 'api_leads.export',
+        detail: { filters: options.filters, rows: copy.rowCount, completed },
+        ipAddress: options.actor.ipAddress,
+      });
+      if (completed) out.end();
+      else out.destroy();
+    })
+    .catch((err: unknown) => out.destroy(err as Error));
+  return { fileName: exportFileName(table.kind, date), stream: out };
+}

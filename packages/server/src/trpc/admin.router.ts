@@ -1,0 +1,82 @@
+import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads.schema';
+import {
+  apiLeadListSchema,
+  auditLogQuerySchema,
+  bulkDeleteSchema,
+  websiteLeadListSchema,
+} from '@uf/shared/admin-leads.schema';
+import { leadIdSchema } from '@uf/shared/lead.schema';
+import { API_LEADS, type LeadTable, WEBSITE_LEADS } from '../services/admin-lead-tables';
+import {
+  apiLeadStats,
+  deleteLead,
+  deleteLeads,
+  listLeads,
+  websiteLeadStats,
+} from '../services/admin-leads.service';
+import { listAudit } from '../services/audit.service';
+import { backupDatabase } from '../services/backup.service';
+import type { Context } from './context';
+import { clientIp } from './request-meta';
+import { adminProcedure, router } from './trpc';
+
+// Admin dashboard calls (spec §7). Procedures unpack the context and call one service each.
+
+type AdminContext = Context & { admin: { username: string } };
+const actorOf = (ctx: AdminContext) => ({ username: ctx.admin.username, ipAddress: clientIp(ctx.req) });
+
+function deleteProcedures(table: LeadTable) {
+  return {
+    remove: adminProcedure
+      .input(leadIdSchema)
+      .mutation(({ ctx, input }) => deleteLead(ctx.services.db.pool, table, input.id, actorOf(ctx))),
+    bulkRemove: adminProcedure
+      .input(bulkDeleteSchema)
+      .mutation(({ ctx, input }) => deleteLeads(ctx.services.db.pool, table, input.ids, actorOf(ctx))),
+  };
+}
+
+export function createAdminRouter() {
+  return router({
+    leads: router({
+      list: adminProcedure.input(websiteLeadListSchema).query(({ ctx, input }) => {
+        const { page, pageSize, sort, order, ...filters } = input;
+        return listLeads<AdminWebsiteLead>(ctx.services.db.pool, WEBSITE_LEADS, {
+          filters,
+          sort,
+          order,
+          page,
+          pageSize,
+          timeZone: ctx.config.timeZone,
+        });
+      }),
+      stats: adminProcedure.query(({ ctx }) =>
+        websiteLeadStats(ctx.services.db.pool, WEBSITE_LEADS, ctx.config.timeZone),
+      ),
+      ...deleteProcedures(WEBSITE_LEADS),
+    }),
+    apiLeads: router({
+      list: adminProcedure.input(apiLeadListSchema).query(({ ctx, input }) => {
+        const { page, pageSize, sort, order, ...filters } = input;
+        return listLeads<AdminApiLead>(ctx.services.db.pool, API_LEADS, {
+          filters,
+          sort,
+          order,
+          page,
+          pageSize,
+          timeZone: ctx.config.timeZone,
+        });
+      }),
+      stats: adminProcedure.query(({ ctx }) =>
+        apiLeadStats(ctx.services.db.pool, API_LEADS, ctx.config.timeZone),
+      ),
+      ...deleteProcedures(API_LEADS),
+    }),
+    backup: adminProcedure.mutation(({ ctx }) =>
+      backupDatabase(ctx.services.db.pool, ctx.services.backupSource, ctx.config.backupDir, actorOf(ctx)),
+    ),
+    auditLog: adminProcedure
+      .input(auditLogQuerySchema)
+      .query(({ ctx, input }) => listAudit(ctx.services.db.pool, input)),
+  });
+}

@@ -1,0 +1,226 @@
+import { z } from 'zod';
+import { US_STATE_CODES } from './state-sites';
+
+// Inputs of the admin leads dashboard (spec §5 filters, §7 admin calls): one schema per call, used by
+// the tRPC procedures, the REST/stream routes and the web filters alike.
+
+/** Fields of a website lead as admins see it (spec §3), in table and CSV column order. */
+export const WEBSITE_LEAD_FIELDS = [
+  'id',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'streetAddress',
+  'zipCode',
+  'state',
+  'birthMonth',
+  'birthDay',
+  'birthYear',
+  'optInDate',
+  'optInTime',
+  'certificationId',
+  'leadSource',
+  'tcpaCompliant',
+  'beneficiary',
+  'ipAddress',
+  'trustedFormUrl',
+  'createdAt',
+  'consentGiven',
+] as const;
+export type WebsiteLeadField = (typeof WEBSITE_LEAD_FIELDS)[number];
+
+/** Fields of an API lead (spec §3) plus createdAt, which the date filters work on. */
+export const API_LEAD_FIELDS = [
+  'id',
+  'firstName',
+  'lastName',
+  'streetAddress',
+  'city',
+  'state',
+  'phone',
+  'birthMonth',
+  'birthDay',
+  'birthYear',
+  'beneficiary',
+  'trustedFormUrl',
+  'createdAt',
+] as const;
+export type ApiLeadField = (typeof API_LEAD_FIELDS)[number];
+
+export type AdminWebsiteLead = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  streetAddress: string;
+  zipCode: string;
+  state: string | null;
+  birthMonth: string;
+  birthDay: string;
+  birthYear: string;
+  optInDate: string;
+  optInTime: string;
+  certificationId: string | null;
+  leadSource: string;
+  tcpaCompliant: string;
+  beneficiary: string | null;
+  ipAddress: string | null;
+  trustedFormUrl: string | null;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+  consentGiven: boolean;
+};
+
+export type AdminApiLead = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  streetAddress: string;
+  city: string;
+  state: string;
+  phone: string;
+  birthMonth: string;
+  birthDay: string;
+  birthYear: string;
+  beneficiary: string | null;
+  trustedFormUrl: string | null;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+};
+
+export type WebsiteLeadStats = {
+  totalLeads: number;
+  dailyLeads: number;
+  weeklyLeads: number;
+  monthlyLeads: number;
+  /** Percentage of all leads that gave consent, 0–100 with one decimal. */
+  consentRate: number;
+};
+
+export type ApiLeadStats = {
+  totalApiLeads: number;
+  dailyApiLeads: number;
+  weeklyApiLeads: number;
+  monthlyApiLeads: number;
+};
+
+/** Spec §5: empty values and 'all' are not filters. */
+const unset = (v: unknown) => (v === '' || v === 'all' || v === null ? undefined : v);
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+function isCalendarDate(v: string): boolean {
+  if (!DATE_PATTERN.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+const stateFilter = z.preprocess(
+  (v) => (typeof v === 'string' ? unset(v.trim())?.toString().toUpperCase() : unset(v)),
+  z.enum(US_STATE_CODES, { error: 'state must be one of the 50 two-letter US state codes' }).optional(),
+);
+
+const birthYearFilter = z.preprocess(
+  (v) => (typeof v === 'string' ? unset(v.trim()) : unset(v)),
+  z.coerce
+    .number({ error: 'birthYear must be a four-digit year' })
+    .int('birthYear must be a four-digit year')
+    .min(1000, 'birthYear must be a four-digit year')
+    .max(9999, 'birthYear must be a four-digit year')
+    .optional(),
+);
+
+const dateFilter = (name: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? unset(v.trim()) : unset(v)),
+    z
+      .string({ error: `${name} must be a date (YYYY-MM-DD)` })
+      .refine(isCalendarDate, `${name} must be a date (YYYY-MM-DD)`)
+      .optional(),
+  );
+
+const consentFilter = z.preprocess(
+  unset,
+  z
+    .union([z.boolean(), z.enum(['true', 'false'])], { error: "consentGiven must be 'true' or 'false'" })
+    .transform((v) => v === true || v === 'true')
+    .optional(),
+);
+
+export const apiLeadFiltersSchema = z.object({
+  state: stateFilter,
+  birthYear: birthYearFilter,
+  startDate: dateFilter('startDate'),
+  endDate: dateFilter('endDate'),
+});
+export const websiteLeadFiltersSchema = apiLeadFiltersSchema.extend({ consentGiven: consentFilter });
+
+export type ApiLeadFilters = z.output<typeof apiLeadFiltersSchema>;
+export type WebsiteLeadFilters = z.output<typeof websiteLeadFiltersSchema>;
+/** What the web filter card holds: strings, '' or 'all' meaning "no filter". */
+export type WebsiteLeadFilterValues = { [K in keyof WebsiteLeadFilters]-?: string };
+export type ApiLeadFilterValues = { [K in keyof ApiLeadFilters]-?: string };
+
+export const PAGE_SIZES = [25, 50, 100, 250, 500] as const;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 1000;
+
+const positiveInt = (name: string, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number from 1 to ${max}` })
+    .int(`${name} must be a whole number from 1 to ${max}`)
+    .min(1, `${name} must be a whole number from 1 to ${max}`)
+    .max(max, `${name} must be a whole number from 1 to ${max}`);
+
+function pagingSchema<const F extends readonly [string, ...string[]]>(fields: F) {
+  return z.object({
+    page: z.preprocess(unset, positiveInt('page', 1_000_000).optional()),
+    pageSize: z.preprocess(unset, positiveInt('pageSize', MAX_PAGE_SIZE).optional()),
+    sort: z.preprocess(
+      unset,
+      z
+        .enum(fields, { error: `sort must be one of: ${fields.join(', ')}` })
+        .default('createdAt' as F[number]),
+    ),
+    order: z.preprocess(
+      unset,
+      z.enum(['asc', 'desc'], { error: "order must be 'asc' or 'desc'" }).default('desc'),
+    ),
+  });
+}
+
+export const websiteLeadListSchema = websiteLeadFiltersSchema.extend(pagingSchema(WEBSITE_LEAD_FIELDS).shape);
+export const apiLeadListSchema = apiLeadFiltersSchema.extend(pagingSchema(API_LEAD_FIELDS).shape);
+export type WebsiteLeadListQuery = z.output<typeof websiteLeadListSchema>;
+export type ApiLeadListQuery = z.output<typeof apiLeadListSchema>;
+export type SortOrder = 'asc' | 'desc';
+
+/** Bulk deletes are one statement whatever the count; the cap only bounds the request body. */
+export const MAX_BULK_DELETE = 200_000;
+
+export const bulkDeleteSchema = z.object({
+  ids: z
+    .array(z.uuid({ error: 'ids must contain lead ids (UUIDs)' }), {
+      error: 'ids must be a list of lead ids',
+    })
+    .min(1, 'ids must contain at least one lead id')
+    .max(MAX_BULK_DELETE, `ids may contain at most ${MAX_BULK_DELETE} lead ids`),
+});
+export type BulkDeleteInput = z.infer<typeof bulkDeleteSchema>;
+
+export const auditLogQuerySchema = z.object({
+  limit: z.preprocess(unset, positiveInt('limit', 500).default(100)),
+  before: z.preprocess(unset, positiveInt('before', Number.MAX_SAFE_INTEGER).optional()),
+});
+export type AuditLogQuery = z.output<typeof auditLogQuerySchema>;
+
+/** Strips '' and 'all' so they are never sent (spec §5). */
+export function activeFilters<T extends Record<string, string>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== 'all')) as Partial<T>;
+}
+
+/** CSV file names of spec §7: website-leads-YYYY-MM-DD.csv / api-leads-YYYY-MM-DD.csv. */
+export function exportFileName(kind: 'website' | 'api', date: string): string {
+  return `${kind === 'website' ? 'website-leads' : 'api-leads'}-${date}.csv`;
+}
