@@ -7,10 +7,16 @@ export type AppConfig = {
   supportEmail: string;
   /** Ad pixel script (AD_PIXEL_SCRIPT_URL); null: no third-party script is loaded. */
   adPixelScriptUrl: string | null;
+  /** TRUSTEDFORM_ENABLED: load the TrustedForm script on the lead form (nothing third-party otherwise). */
+  trustedFormEnabled: boolean;
 };
 
 function readConfig(): AppConfig {
-  const fallback: AppConfig = { supportEmail: DEFAULT_SUPPORT_EMAIL, adPixelScriptUrl: null };
+  const fallback: AppConfig = {
+    supportEmail: DEFAULT_SUPPORT_EMAIL,
+    adPixelScriptUrl: null,
+    trustedFormEnabled: false,
+  };
   const content =
     typeof document === 'undefined'
       ? null

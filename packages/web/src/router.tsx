@@ -53,7 +53,10 @@ const thankYouRoute = page(
   '/thank-you',
   lazyRouteComponent(() => import('./features/legal/thank-you-page'), 'ThankYouPage'),
 );
-const unsubscribeRoute = page('/unsubscribe', () => <UnfinishedPage title="Unsubscribe" />);
+const unsubscribeRoute = page(
+  '/unsubscribe',
+  lazyRouteComponent(() => import('./features/unsubscribe/unsubscribe-page'), 'UnsubscribePage'),
+);
 const notFoundRoute = page('/$', NotFoundPage);
 
 // Every /admin page renders inside this layout, which brings React Query and the typed tRPC hooks.

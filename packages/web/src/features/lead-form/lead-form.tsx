@@ -6,11 +6,12 @@ import { BIRTH_DAYS, BIRTH_MONTHS, BIRTH_YEARS } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { createLeadSubmissionSchema, EMPTY_LEAD_FORM, type LeadFormValues } from '@uf/shared/lead.schema';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { appErrorOf } from '../../api-error';
 import { useAppConfig } from '../../app-config';
 import { notifyError } from '../../notify';
 import { publicApi } from '../../public-api';
+import { consentEvidence, loadTrustedForm } from './trusted-form';
 
 export type LeadFormProps = {
   onSubmitted: (leadId: string, values: LeadFormValues) => void;
@@ -57,7 +58,8 @@ const yearOptions = withPlaceholder(
 );
 
 export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: LeadFormProps) {
-  const { supportEmail } = useAppConfig();
+  const { supportEmail, trustedFormEnabled } = useAppConfig();
+  useEffect(() => loadTrustedForm(trustedFormEnabled), [trustedFormEnabled]);
   const schema = useMemo(() => createLeadSubmissionSchema(supportEmail), [supportEmail]);
   const form = useForm<LeadFormValues>({
     mode: 'controlled',
@@ -76,6 +78,7 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
         const { id } = await publicApi.lead.submit.mutate({
           ...values,
           consentGiven: values.consentGiven ? 'true' : 'false',
+          ...consentEvidence(),
         });
         onSubmitted(id, values);
       } catch (err) {
