@@ -100,7 +100,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     options.embedded
       ? { kind: 'embedded', dumpDataDir: options.embedded.dumpDataDir }
       : { kind: 'postgres', url: options.databaseUrl },
+    metrics,
   );
+  // Registered after the database's hook, so it runs first (LIFO): queued analytics events are
+  // written before the pool closes.
+  app.addHook('onClose', async () => services.analytics.close());
+  services.analytics.startRetention((err) => app.log.warn({ err }, 'analytics retention run failed'));
   const appRouter = createAppRouter({ supportEmail: config.supportEmail });
   const createContext = createContextFactory(config, services);
 

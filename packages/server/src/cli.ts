@@ -1,4 +1,5 @@
 import { adminCommands } from './cli/admin.commands';
+import { analyticsCommands } from './cli/analytics.commands';
 import { apiKeyCommands } from './cli/api-key.commands';
 import { backupCommands } from './cli/backup.commands';
 import { type CliCommand, type CliContext, parseArgs, UsageError } from './cli/command';
@@ -8,7 +9,7 @@ import { AppError } from './errors';
 
 // Operator commands: `npm run cli -- <command> [args]`. Uses the same configuration as the server
 // (DATABASE_URL, or the embedded database in DATA_DIR — stop the server first in that mode).
-const commands: CliCommand[] = [...adminCommands, ...apiKeyCommands, ...backupCommands];
+const commands: CliCommand[] = [...adminCommands, ...apiKeyCommands, ...backupCommands, ...analyticsCommands];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.usage.length));

@@ -47,6 +47,17 @@ const envSchema = z.object({
     .default(120),
   COOKIE_SECURE: boolFlag.default(false),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  ANALYTICS_COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name such as CF-IPCountry')
+    .transform((h) => h.toLowerCase())
+    .optional(),
+  ANALYTICS_RETENTION_DAYS: z.coerce
+    .number({ error: 'must be a number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1 day')
+    .max(36_500)
+    .default(395),
 });
 
 export type AppConfig = {
@@ -73,6 +84,10 @@ export type AppConfig = {
   partnerRateLimitPerMinute: number;
   cookieSecure: boolean;
   dbPoolMax: number;
+  /** Header (lower case) a trusted proxy sets to the visitor's country, e.g. cf-ipcountry. */
+  analyticsCountryHeader: string | undefined;
+  /** Raw analytics events older than this are deleted; the daily rollups are kept. */
+  analyticsRetentionDays: number;
   /** Run migrations when the app starts (always true outside of tests that share a migrated DB). */
   migrate: boolean;
 };
@@ -119,6 +134,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     partnerRateLimitPerMinute: e.PARTNER_RATE_LIMIT_PER_MINUTE,
     cookieSecure: e.COOKIE_SECURE,
     dbPoolMax: e.DB_POOL_MAX,
+    analyticsCountryHeader: e.ANALYTICS_COUNTRY_HEADER,
+    analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     migrate: true,
   };
 }

@@ -79,7 +79,8 @@ const adminLeadsRoute = createRoute({
 const adminAnalyticsRoute = createRoute({
   getParentRoute: () => adminLayout,
   path: '/admin/analytics',
-  component: () => <UnfinishedPage title="Analytics Dashboard" />,
+  // Its own chunk: the charts (@mantine/charts, recharts) load only with this page.
+  component: lazyRouteComponent(() => import('./features/admin-analytics/analytics-page'), 'AnalyticsPage'),
 });
 
 const routeTree = rootRoute.addChildren([

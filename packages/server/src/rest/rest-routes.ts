@@ -48,6 +48,11 @@ export const restRoutes: RestRoute[] = [
     call: (c, req) => c.analytics.track(req.body as never),
   },
   {
+    method: 'GET',
+    url: '/api/admin/analytics',
+    call: (c, req) => c.analytics.summary(req.query as never),
+  },
+  {
     method: 'POST',
     url: '/api/unsubscribe',
     call: (c, req) => c.privacy.unsubscribe(req.body as never),

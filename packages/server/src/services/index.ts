@@ -1,5 +1,7 @@
 import type { AppConfig } from '../config';
 import type { Database } from '../db/database';
+import type { Metrics } from '../metrics';
+import { type AnalyticsService, createAnalyticsService } from './analytics.service';
 import type { BackupSource } from './backup.service';
 
 /** What procedures reach through the context: the database handles and the config. */
@@ -8,10 +10,23 @@ export type Services = {
   config: AppConfig;
   /** What POST /api/admin/backup dumps: the PostgreSQL (pg_dump) or the embedded PGlite. */
   backupSource: BackupSource;
+  /** Visitor analytics: group-commit ingestion, dashboard summary, retention. */
+  analytics: AnalyticsService;
   /** A fresh entity manager per unit of work (MikroORM's identity map must not be shared). */
   em(): ReturnType<Database['orm']['em']['fork']>;
 };
 
-export function createServices(db: Database, config: AppConfig, backupSource: BackupSource): Services {
-  return { db, config, backupSource, em: () => db.orm.em.fork() };
+export function createServices(
+  db: Database,
+  config: AppConfig,
+  backupSource: BackupSource,
+  metrics: Metrics,
+): Services {
+  return {
+    db,
+    config,
+    backupSource,
+    analytics: createAnalyticsService({ db, config, metrics }),
+    em: () => db.orm.em.fork(),
+  };
 }

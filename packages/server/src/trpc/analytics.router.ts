@@ -1,12 +1,26 @@
-import { trackEventSchema } from '@uf/shared/analytics.schema';
-import { trackEvent } from '../services/analytics.service';
-import { publicProcedure, router } from './trpc';
+import { analyticsQuerySchema, trackEventSchema } from '@uf/shared/analytics.schema';
+import { adminProcedure, publicProcedure, router } from './trpc';
 
 export function createAnalyticsRouter() {
   return router({
+    // Answered after the event's batch committed (or at once when it is not counted, e.g. a bot).
     track: publicProcedure.input(trackEventSchema).mutation(async ({ ctx, input }) => {
-      await trackEvent(ctx.services.db, input);
+      const { req } = ctx;
+      const header = (name: string | undefined) => {
+        const value = name ? req.headers[name] : undefined;
+        return Array.isArray(value) ? value[0] : value;
+      };
+      await ctx.services.analytics.track(input, {
+        userAgent: header('user-agent'),
+        secChUa: header('sec-ch-ua'),
+        ip: req.ip || null,
+        countryHeader: header(ctx.config.analyticsCountryHeader),
+        host: req.host,
+      });
       return { ok: true as const };
     }),
+    summary: adminProcedure
+      .input(analyticsQuerySchema)
+      .query(({ ctx, input }) => ctx.services.analytics.summary(input)),
   });
 }

@@ -1,6 +1,12 @@
 import { AdminSession } from './admin-session.entity';
 import { AdminUser } from './admin-user.entity';
 import { AnalyticsEvent } from './analytics-event.entity';
+import {
+  AnalyticsDailyCountry,
+  AnalyticsDailyCountryReferrer,
+  AnalyticsDailyReferrer,
+  AnalyticsDailyType,
+} from './analytics-rollup.entity';
 import { ApiLead } from './api-lead.entity';
 import { AppSecret } from './app-secret.entity';
 import { AuditLog } from './audit-log.entity';
@@ -16,6 +22,10 @@ export const entities = [
   WebsiteLead,
   ApiLead,
   AnalyticsEvent,
+  AnalyticsDailyType,
+  AnalyticsDailyCountry,
+  AnalyticsDailyReferrer,
+  AnalyticsDailyCountryReferrer,
   AdminUser,
   AdminSession,
   AppSecret,

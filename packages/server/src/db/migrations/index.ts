@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial';
 import { Migration20261122010000_admin_auth } from './Migration20261122010000_admin_auth';
 import { Migration20261122015000_audit_log } from './Migration20261122015000_audit_log';
+import { Migration20261122030000_analytics_rollups } from './Migration20261122030000_analytics_rollups';
 import { Migration20261122040000_consent_partner } from './Migration20261122040000_consent_partner';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
@@ -9,5 +10,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261122010000_admin_auth', class: Migration20261122010000_admin_auth },
   { name: 'Migration20261122015000_audit_log', class: Migration20261122015000_audit_log },
+  { name: 'Migration20261122030000_analytics_rollups', class: Migration20261122030000_analytics_rollups },
   { name: 'Migration20261122040000_consent_partner', class: Migration20261122040000_consent_partner },
 ];

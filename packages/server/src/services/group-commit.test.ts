@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { type GroupCommitOptions, GroupCommitter } from './group-commit';
+
+class RowError extends Error {}
+class Transient extends Error {}
+
+type Deferred = { resolve(): void; reject(err: unknown): void; items: number[] };
+
+/** A committer whose writes stay open until the test settles them, so batching can be observed. */
+function harness(overrides: Partial<GroupCommitOptions<number>> = {}) {
+  const writes: Deferred[] = [];
+  const committer = new GroupCommitter<number>({
+    write: (items) =>
+      new Promise<void>((resolve, reject) => {
+        writes.push({ resolve, reject, items: [...items] });
+      }),
+    isRowError: (err) => err instanceof RowError,
+    isTransient: (err) => err instanceof Transient,
+    rowRejected: () => new Error('row refused'),
+    unavailable: (reason) => new Error(reason),
+    maxBatch: 100,
+    concurrency: 1,
+    maxQueue: 1000,
+    ...overrides,
+  });
+  return { committer, writes };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function track(p: Promise<void>) {
+  const state = { settled: false, error: undefined as unknown };
+  p.then(
+    () => {
+      state.settled = true;
+    },
+    (err: unknown) => {
+      state.settled = true;
+      state.error = err;
+    },
+  );
+  return state;
+}
+
+describe('GroupCommitter', () => {
+  it('writes alone when idle and groups everything that arrives during a write', async () => {
+    const { committer, writes } = harness();
+    const first = track(committer.push(1));
+    const rest = [2, 3, 4].map((n) => track(committer.push(n)));
+    await tick();
+    expect(writes.map((w) => w.items)).toEqual([[1]]);
+    writes[0]?.resolve();
+    await tick();
+    expect(first.settled).toBe(true);
+    expect(writes.map((w) => w.items)).toEqual([[1], [2, 3, 4]]);
+    expect(rest.every((r) => !r.settled)).toBe(true);
+    writes[1]?.resolve();
+    await tick();
+    expect(rest.every((r) => r.settled && r.error === undefined)).toBe(true);
+  });
+
+  it('answers nobody before their batch is committed', async () => {
+    const { committer, writes } = harness();
+    const a = track(committer.push(1));
+    await tick();
+    await tick();
+    expect(a.settled).toBe(false);
+    writes[0]?.resolve();
+    await tick();
+    expect(a.settled).toBe(true);
+  });
+
+  it('caps a batch at maxBatch and runs up to `concurrency` writes at once', async () => {
+    const { committer, writes } = harness({ maxBatch: 2, concurrency: 2 });
+    for (const n of [1, 2, 3, 4, 5]) void committer.push(n);
+    await tick();
+    expect(writes.map((w) => w.items)).toEqual([[1], [2]]);
+    writes[0]?.resolve();
+    await tick();
+    expect(writes.map((w) => w.items)).toEqual([[1], [2], [3, 4]]);
+    writes[1]?.resolve();
+    await tick();
+    expect(writes.map((w) => w.items)).toEqual([[1], [2], [3, 4], [5]]);
+  });
+
+  it('stores the good rows of a batch and refuses only the bad one', async () => {
+    const stored: number[] = [];
+    const committer = new GroupCommitter<number>({
+      write: async (items) => {
+        if (items.includes(13)) throw new RowError('bad row');
+        stored.push(...items);
+      },
+      isRowError: (err) => err instanceof RowError,
+      isTransient: () => false,
+      rowRejected: () => new Error('row refused'),
+      unavailable: (reason) => new Error(reason),
+      maxBatch: 100,
+      concurrency: 1,
+      maxQueue: 1000,
+    });
+    const results = await Promise.allSettled([11, 12, 13, 14].map((n) => committer.push(n)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((results[2] as PromiseRejectedResult).reason.message).toBe('row refused');
+    expect(stored.sort()).toEqual([11, 12, 14]);
+  });
+
+  it('fails the whole batch on a database failure, and retries transient ones', async () => {
+    const { committer, writes } = harness();
+    void committer.push(1);
+    const batch = [2, 3].map((n) => track(committer.push(n)));
+    writes[0]?.resolve();
+    await tick();
+    expect(writes[1]?.items).toEqual([2, 3]);
+    writes[1]?.reject(new Error('connection lost'));
+    await tick();
+    expect(batch.map((b) => (b.error as Error | undefined)?.message)).toEqual([
+      'connection lost',
+      'connection lost',
+    ]);
+    expect(writes).toHaveLength(2);
+
+    let attempts = 0;
+    const flaky = new GroupCommitter<number>({
+      write: async () => {
+        attempts += 1;
+        if (attempts < 3) throw new Transient('deadlock detected');
+      },
+      isRowError: () => false,
+      isTransient: (err) => err instanceof Transient,
+      rowRejected: () => new Error('row refused'),
+      unavailable: (reason) => new Error(reason),
+      maxBatch: 100,
+      concurrency: 1,
+      maxQueue: 1000,
+    });
+    await expect(flaky.push(1)).resolves.toBeUndefined();
+    expect(attempts).toBe(3);
+  });
+
+  it('close() writes everything queued, then refuses new items', async () => {
+    const { committer, writes } = harness();
+    const queued = [1, 2, 3].map((n) => track(committer.push(n)));
+    const closed = track(committer.close());
+    await tick();
+    expect(closed.settled).toBe(false);
+    writes[0]?.resolve();
+    await tick();
+    writes[1]?.resolve();
+    await tick();
+    expect(queued.every((q) => q.settled && q.error === undefined)).toBe(true);
+    expect(closed.settled).toBe(true);
+    await expect(committer.push(4)).rejects.toThrow('closed');
+  });
+
+  it('refuses at once when the queue is full instead of growing without bound', async () => {
+    const { committer } = harness({ maxQueue: 2 });
+    void committer.push(1); // taken by the flusher at once
+    void committer.push(2);
+    void committer.push(3);
+    await expect(committer.push(4)).rejects.toThrow('overloaded');
+  });
+});

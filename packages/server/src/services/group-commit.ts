@@ -1,0 +1,114 @@
+// Group commit: callers queue items; up to `concurrency` flushers each take whatever is queued (up to
+// `maxBatch`) and write it in one transaction. Every caller's promise settles only after the batch
+// holding its item committed, so an acknowledged item is durable. Under light load a batch is one item
+// and nobody waits for a timer; under heavy load batches grow by themselves while a flush is running.
+
+export type GroupCommitOptions<T> = {
+  /** Writes the whole batch in one transaction; resolves after the commit. */
+  write(batch: T[]): Promise<void>;
+  /** True when the error comes from the data of some row (then rows are retried one by one). */
+  isRowError(err: unknown): boolean;
+  /** True when retrying the same batch may succeed (deadlock, serialization failure). */
+  isTransient(err: unknown): boolean;
+  /** What a caller whose own row was refused receives. */
+  rowRejected(err: unknown): Error;
+  /** What callers receive once the committer is closed or its queue is full. */
+  unavailable(reason: 'closed' | 'overloaded'): Error;
+  maxBatch: number;
+  concurrency: number;
+  /** Queued items beyond this are refused at once rather than growing memory without bound. */
+  maxQueue: number;
+  onBatch?(size: number, seconds: number): void;
+};
+
+type Pending<T> = { item: T; resolve(): void; reject(err: unknown): void };
+
+const TRANSIENT_ATTEMPTS = 3;
+
+export class GroupCommitter<T> {
+  private queue: Pending<T>[] = [];
+  private running = 0;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: GroupCommitOptions<T>) {}
+
+  /** Resolves once `item` is committed; rejects when it was not stored. */
+  push(item: T): Promise<void> {
+    if (this.closed) return Promise.reject(this.options.unavailable('closed'));
+    if (this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(this.options.unavailable('overloaded'));
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.drain();
+    });
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Refuses new items, then waits until everything already queued has been written. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.drain();
+    if (this.queue.length === 0 && this.running === 0) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private drain() {
+    while (this.running < this.options.concurrency && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.options.maxBatch);
+      this.running += 1;
+      void this.flush(batch).finally(() => {
+        this.running -= 1;
+        this.drain();
+        if (this.queue.length === 0 && this.running === 0) {
+          for (const wake of this.idleWaiters.splice(0)) wake();
+        }
+      });
+    }
+  }
+
+  private async flush(batch: Pending<T>[]): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.writeWithRetry(batch.map((p) => p.item));
+      for (const p of batch) p.resolve();
+    } catch (err) {
+      if (!this.options.isRowError(err)) {
+        for (const p of batch) p.reject(err);
+      } else if (batch.length === 1) {
+        batch[0]?.reject(this.options.rowRejected(err));
+      } else {
+        await this.flushOneByOne(batch);
+      }
+    } finally {
+      this.options.onBatch?.(batch.length, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** One bad row must not cost the others their place: each row becomes its own transaction. */
+  private async flushOneByOne(batch: Pending<T>[]): Promise<void> {
+    for (const p of batch) {
+      try {
+        await this.writeWithRetry([p.item]);
+        p.resolve();
+      } catch (err) {
+        p.reject(this.options.isRowError(err) ? this.options.rowRejected(err) : err);
+      }
+    }
+  }
+
+  private async writeWithRetry(items: T[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.options.write(items);
+        return;
+      } catch (err) {
+        if (attempt >= TRANSIENT_ATTEMPTS || !this.options.isTransient(err)) throw err;
+      }
+    }
+  }
+}

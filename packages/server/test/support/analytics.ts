@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { Pool } from 'pg';
+
+/** An ordinary desktop browser: what the bot filter lets through. */
+export const BROWSER_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+export const ROLLUP_TABLES = [
+  'analytics_daily_type',
+  'analytics_daily_country',
+  'analytics_daily_referrer',
+  'analytics_daily_country_referrer',
+] as const;
+
+/** POST /api/analytics/track as a browser would send it. */
+export function track(
+  app: FastifyInstance,
+  { body, headers = {} }: { body: Record<string, unknown>; headers?: Record<string, string> },
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/analytics/track',
+    headers: { 'user-agent': BROWSER_UA, ...headers },
+    payload: body,
+  });
+}
+
+export async function clearAnalytics(pool: Pool) {
+  await pool.query(`truncate analytics_event, ${ROLLUP_TABLES.join(', ')}`);
+}
+
+/** Every rollup row, in a stable order, for comparing two states. */
+export async function rollupSnapshot(pool: Pool) {
+  const out: Record<string, Record<string, unknown>[]> = {};
+  for (const table of ROLLUP_TABLES) {
+    const { rows } = await pool.query(`select *, day::text as day from ${table} order by 1, 2, 3, 4`);
+    out[table] = rows;
+  }
+  return out as Record<(typeof ROLLUP_TABLES)[number], Record<string, unknown>[]>;
+}
+
+export type FixtureEvent = {
+  at: string;
+  type: string;
+  country: string | null;
+  referrer: string;
+};
+
+/** Raw events at given instants (the API always stamps now()); rollups are then rebuilt from them. */
+export async function insertRawEvents(pool: Pool, events: FixtureEvent[]) {
+  for (const e of events) {
+    await pool.query(
+      `insert into analytics_event (created_at, event_type, page, referrer, referrer_host, referrer_url, session_id, country)
+       values ($1, $2, 'home', $3, $4, $3, 'fixture', $5)`,
+      [
+        e.at,
+        e.type,
+        e.referrer,
+        e.referrer === 'direct' ? 'direct' : new URL(e.referrer).hostname,
+        e.country,
+      ],
+    );
+  }
+}
