@@ -39,6 +39,8 @@ const WEBSITE_HEADER = [
   'trustedFormUrl',
   'createdAt',
   'consentGiven',
+  'optedOut',
+  'doNotSell',
 ];
 
 async function exportCsv(url: string) {
@@ -166,6 +168,7 @@ describe('API leads CSV export', () => {
       'beneficiary',
       'trustedFormUrl',
       'createdAt',
+      'optedOut',
     ]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ state: 'TX', city: "'@Austin", createdAt: '2026-06-01T12:00:00.000Z' });

@@ -160,6 +160,8 @@ describe('website leads list', () => {
       trustedFormUrl: null,
       createdAt: '2026-03-06T12:00:00.000Z',
       consentGiven: true,
+      optedOut: false,
+      doNotSell: false,
     });
   });
 
@@ -340,6 +342,7 @@ describe('API leads list', () => {
         beneficiary: 'Wife',
         trustedFormUrl: 'https://cert.trustedform.com/abc',
         createdAt: '2026-04-01T15:00:00.000Z',
+        optedOut: false,
       },
     ]);
     const dated = (await get('/api/admin/api-leads?startDate=2026-04-02&endDate=2026-04-02')).json();

@@ -74,3 +74,94 @@ describe('POST /api/unsubscribe', () => {
     expect(bad.json().error).toBe('validation_error');
   });
 });
+
+describe('opt-out flags in the admin tables and exports', () => {
+  it('show opted-out and do-not-sell on website leads and opted-out on API leads', async () => {
+    const { seedAdmin, signIn } = await import('./support/admin');
+    const { createApiKey } = await import('../src/services/partner-key.service');
+    await seedAdmin(t.app);
+    const cookies = await signIn(t.app);
+    const optedOutLead = leadBody({ zipCode: '53703' });
+    const { id: optedOutId } = (await submit(optedOutLead)).json();
+    await unsubscribe(optedOutLead.email);
+    const gpc = await t.app.inject({
+      method: 'POST',
+      url: '/api/submit-search',
+      payload: leadBody({ zipCode: '53703' }),
+      headers: { 'sec-gpc': '1' },
+    });
+    const gpcId = gpc.json().id;
+
+    const list = (await t.app.inject({ url: '/api/admin/leads?state=WI', cookies })).json() as {
+      id: string;
+      optedOut: boolean;
+      doNotSell: boolean;
+    }[];
+    expect(list.find((l) => l.id === optedOutId)).toMatchObject({ optedOut: true, doNotSell: false });
+    expect(list.find((l) => l.id === gpcId)).toMatchObject({ optedOut: false, doNotSell: true });
+
+    const csv = (await t.app.inject({ url: '/api/admin/export?state=WI', cookies })).body.replace(
+      /^\uFEFF/,
+      '',
+    );
+    const [header = '', ...rows] = csv.trim().split(/\r?\n/);
+    const columns = header.split(',');
+    const cell = (id: string, name: string) =>
+      rows.find((r) => r.startsWith(id))?.split(',')[columns.indexOf(name)];
+    expect(cell(optedOutId, 'optedOut')).toBe('true');
+    expect(cell(gpcId, 'doNotSell')).toBe('true');
+    expect(cell(gpcId, 'optedOut')).toBe('false');
+
+    const { secret } = await createApiKey(t.app.db.orm.em.fork(), 'Flag Partner');
+    const phone = '(608) 555-0199';
+    const apiLead = await t.app.inject({
+      method: 'POST',
+      url: '/api/partner/leads',
+      headers: { authorization: `Bearer ${secret}` },
+      payload: {
+        firstName: 'Al',
+        lastName: 'Flag',
+        streetAddress: '2 Elm St',
+        city: 'Madison',
+        state: 'WI',
+        phone,
+        birthMonth: 1,
+        birthDay: 2,
+        birthYear: 1960,
+      },
+    });
+    await t.app.inject({
+      method: 'DELETE',
+      url: '/api/admin/data-requests',
+      cookies,
+      payload: { phone: '6085550199' },
+    });
+    // The lead was deleted with the request; a new one from the same phone arrives flagged.
+    expect(
+      (await t.app.db.pool.query('select 1 from api_lead where id = $1', [apiLead.json().id])).rows,
+    ).toEqual([]);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/partner/leads',
+      headers: { authorization: `Bearer ${secret}` },
+      payload: {
+        firstName: 'Al',
+        lastName: 'Flag',
+        streetAddress: '2 Elm St',
+        city: 'Madison',
+        state: 'WI',
+        phone,
+        birthMonth: 1,
+        birthDay: 2,
+        birthYear: 1960,
+      },
+    });
+    const apiList = (await t.app.inject({ url: '/api/admin/api-leads?state=WI', cookies })).json() as {
+      id: string;
+      optedOut: boolean;
+    }[];
+    expect(apiList.find((l) => l.id === again.json().id)?.optedOut).toBe(true);
+    const apiCsv = (await t.app.inject({ url: '/api/admin/export-api-leads?state=WI', cookies })).body;
+    expect(apiCsv.split(/\r?\n/)[0]).toContain('optedOut');
+  });
+});

@@ -27,6 +27,9 @@ export const WEBSITE_LEAD_FIELDS = [
   'trustedFormUrl',
   'createdAt',
   'consentGiven',
+  // Opt-outs (issue 6): on the suppression list; sent Global Privacy Control at submit.
+  'optedOut',
+  'doNotSell',
 ] as const;
 export type WebsiteLeadField = (typeof WEBSITE_LEAD_FIELDS)[number];
 
@@ -45,6 +48,7 @@ export const API_LEAD_FIELDS = [
   'beneficiary',
   'trustedFormUrl',
   'createdAt',
+  'optedOut',
 ] as const;
 export type ApiLeadField = (typeof API_LEAD_FIELDS)[number];
 
@@ -71,6 +75,10 @@ export type AdminWebsiteLead = {
   /** ISO 8601, UTC. */
   createdAt: string;
   consentGiven: boolean;
+  /** The e-mail address or phone is on the suppression list: do not contact. */
+  optedOut: boolean;
+  /** The browser sent Global Privacy Control at submit: do not sell or share. */
+  doNotSell: boolean;
 };
 
 export type AdminApiLead = {
@@ -88,6 +96,8 @@ export type AdminApiLead = {
   trustedFormUrl: string | null;
   /** ISO 8601, UTC. */
   createdAt: string;
+  /** The phone is on the suppression list: do not contact. */
+  optedOut: boolean;
 };
 
 export type WebsiteLeadStats = {

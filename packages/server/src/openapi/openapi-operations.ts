@@ -135,6 +135,8 @@ export const componentSchemas: Record<string, JsonSchema> = {
     trustedFormUrl: nullableStr(),
     createdAt: isoDateTime,
     consentGiven: bool(),
+    optedOut: bool('The e-mail address or phone is on the suppression list: do not contact'),
+    doNotSell: bool('The browser sent Global Privacy Control at submit: do not sell or share'),
   }),
   ApiLead: object({
     id: str(undefined, { format: 'uuid' }),
@@ -150,6 +152,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
     beneficiary: nullableStr(),
     trustedFormUrl: nullableStr(),
     createdAt: isoDateTime,
+    optedOut: bool('The phone is on the suppression list: do not contact'),
   }),
   ConsentReceipt: object({
     id: str('The lead’s certificationId', { format: 'uuid' }),

@@ -48,6 +48,9 @@ const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = {
   trustedFormUrl: { column: 'trusted_form_url', kind: 'text' },
   createdAt: { column: 'created_at', kind: 'timestamp' },
   consentGiven: { column: 'consent_given', kind: 'bool' },
+  // A SQL expression is a column too: suppressed leads carry opted_out_at (issue 6).
+  optedOut: { column: '(opted_out_at is not null)', kind: 'bool' },
+  doNotSell: { column: 'do_not_sell', kind: 'bool' },
 };
 
 const API_COLUMNS: Record<ApiLeadField, Column> = {
@@ -64,6 +67,7 @@ const API_COLUMNS: Record<ApiLeadField, Column> = {
   beneficiary: { column: 'beneficiary', kind: 'text' },
   trustedFormUrl: { column: 'trusted_form_url', kind: 'text' },
   createdAt: { column: 'created_at', kind: 'timestamp' },
+  optedOut: { column: '(opted_out_at is not null)', kind: 'bool' },
 };
 
 export const WEBSITE_LEADS: LeadTable = {
