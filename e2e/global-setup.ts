@@ -78,6 +78,8 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       ADMIN_USERNAME: 'e2e-admin',
       ADMIN_PASSWORD: 'e2e-password-123',
+      // The analytics tests send visitors' countries the way Cloudflare would (issue 5).
+      ANALYTICS_COUNTRY_HEADER: 'CF-IPCountry',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -122,7 +122,7 @@ export function AnalyticsPage() {
 
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
           {cards.map((card) => (
-            <Paper key={card.title} withBorder p="md" radius="md" aria-label={card.title}>
+            <Paper key={card.title} withBorder p="md" radius="md" role="group" aria-label={card.title}>
               <Text size="sm" c="dimmed" fw={500}>
                 {card.title}
               </Text>

@@ -32,7 +32,7 @@ export function TopReferrers({ referrers }: { referrers: AnalyticsSummary['topRe
                     </Text>
                   )}
                 </Stack>
-                <Badge variant="light" style={{ flexShrink: 0 }}>
+                <Badge variant="light" tt="none" style={{ flexShrink: 0 }}>
                   {ANALYTICS_TEXTS.visits(count)}
                 </Badge>
               </Group>
