@@ -9,6 +9,7 @@ import type { AppConfig } from './config';
 import { type Database, migrate, openDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
 import { createMetrics, type Metrics } from './metrics';
+import { metricsEndpointPlugin } from './plugins/metrics-endpoint';
 import { openApiPlugin } from './plugins/openapi';
 import { originCheckPlugin } from './plugins/origin-check';
 import { sessionPlugin } from './plugins/session';
@@ -116,6 +117,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     const ready = await db.isReady();
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'database unavailable' });
   });
+  await app.register(metricsEndpointPlugin, { token: config.metricsToken });
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/api/trpc',
@@ -133,7 +135,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
 
   await app.register(spaPlugin, {
     distDir: config.webDistDir ? path.resolve(config.webDistDir) : defaultWebDist(),
-    publicConfig: { supportEmail: config.supportEmail, adPixelScriptUrl: config.adPixelScriptUrl ?? null,
+    publicConfig: {
+      supportEmail: config.supportEmail,
+      adPixelScriptUrl: config.adPixelScriptUrl ?? null,
       trustedFormEnabled: config.trustedFormEnabled,
     },
   });

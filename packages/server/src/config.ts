@@ -47,6 +47,7 @@ const envSchema = z.object({
     .default(120),
   COOKIE_SECURE: boolFlag.default(false),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   ANALYTICS_COUNTRY_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name such as CF-IPCountry')
@@ -84,6 +85,8 @@ export type AppConfig = {
   partnerRateLimitPerMinute: number;
   cookieSecure: boolean;
   dbPoolMax: number;
+  /** Bearer token that unlocks GET /metrics; undefined switches the endpoint off. */
+  metricsToken: string | undefined;
   /** Header (lower case) a trusted proxy sets to the visitor's country, e.g. cf-ipcountry. */
   analyticsCountryHeader: string | undefined;
   /** Raw analytics events older than this are deleted; the daily rollups are kept. */
@@ -134,6 +137,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     partnerRateLimitPerMinute: e.PARTNER_RATE_LIMIT_PER_MINUTE,
     cookieSecure: e.COOKIE_SECURE,
     dbPoolMax: e.DB_POOL_MAX,
+    metricsToken: e.METRICS_TOKEN,
     analyticsCountryHeader: e.ANALYTICS_COUNTRY_HEADER,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     migrate: true,
