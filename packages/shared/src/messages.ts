@@ -38,28 +38,3 @@ export const LOGIN_MESSAGES = {
   passwordRequired: 'Password is required',
   invalidCredentials: 'Invalid username or password',
 } as const;
-
-/** Admin dashboard toasts and error texts (spec §8), word for word. */
-export const ADMIN_TOASTS = {
-  errorTitle: 'Error',
-  loginSuccess: { title: 'Login successful', message: 'Welcome to the admin dashboard' },
-  loggedOut: 'Logged out',
-  logoutFailed: 'Failed to logout properly',
-  exportSuccess: 'Export successful',
-  exportFailed: 'Failed to export leads data',
-  exportApiFailed: 'Failed to export API leads data',
-  backupSuccess: 'Backup created successfully',
-  backupFailed: 'Failed to create database backup',
-  leadDeleted: 'Lead deleted',
-  apiLeadDeleted: 'API lead deleted',
-  deleteFailed: 'Failed to delete lead',
-  deleteApiFailed: 'Failed to delete API lead',
-  bulkDeleteStarted: 'Deletion in progress ... may take a few minutes for large batches',
-  bulkDeleteDone: 'Deletion complete',
-  bulkDeleteFailed: 'Failed to delete selected leads',
-  bulkDeleteApiFailed: 'Failed to delete selected API leads',
-  fetchLeadsFailed: 'Failed to fetch leads',
-  fetchStatsFailed: 'Failed to fetch stats',
-  fetchApiLeadsFailed: 'Failed to fetch API leads',
-  fetchApiStatsFailed: 'Failed to fetch API stats',
-} as const;

@@ -9,7 +9,6 @@ import { LandingPage } from './features/lead-form/landing-page';
 import { NotFoundPage } from './features/not-found/not-found-page';
 import { PublicLayout } from './features/site-shell/public-layout';
 import { ToastRegion } from './features/site-shell/toast-region';
-import { UnfinishedPage } from './features/unfinished/unfinished-page';
 
 // Every route of spec §2. The landing page is in the entry chunk; everything else loads on demand.
 
@@ -69,12 +68,15 @@ const adminLayout = createRoute({
 const adminLoginRoute = createRoute({
   getParentRoute: () => adminLayout,
   path: '/admin/login',
-  component: () => <UnfinishedPage title="Admin Sign In" />,
+  component: lazyRouteComponent(() => import('./features/admin-login/admin-login-page'), 'AdminLoginPage'),
 });
 const adminLeadsRoute = createRoute({
   getParentRoute: () => adminLayout,
   path: '/admin/leads',
-  component: () => <UnfinishedPage title="Leads Dashboard" />,
+  component: lazyRouteComponent(
+    () => import('./features/admin-leads/leads-dashboard-page'),
+    'LeadsDashboardPage',
+  ),
 });
 const adminAnalyticsRoute = createRoute({
   getParentRoute: () => adminLayout,

@@ -30,11 +30,13 @@ const DESCRIPTION = `The REST API of Unclaimed Funds Finder.
 /** Fastify's `/api/leads/:id` → OpenAPI's `/api/leads/{id}`. */
 export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 
+const SECURITY_SCHEME = { admin: 'adminSession', partner: 'partnerKey', metrics: 'metricsToken' } as const;
+
 const operationKey = (r: RegisteredRoute) => `${r.method} ${r.url}`;
 
 /** Routes that belong in the document: /api paths and health checks, not the tRPC transport or the SPA. */
 export function isDocumentedPath(url: string): boolean {
-  if (url === '/healthz' || url === '/readyz') return true;
+  if (url === '/healthz' || url === '/readyz' || url === '/metrics') return true;
   return url.startsWith('/api/') && !url.startsWith('/api/trpc');
 }
 
@@ -111,7 +113,7 @@ function buildOperation(route: RegisteredRoute, doc: OperationDoc | undefined) {
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
     operationId: operationIdOf(route),
-    ...(doc.auth ? { security: [{ [doc.auth === 'admin' ? 'adminSession' : 'partnerKey']: [] }] } : {}),
+    ...(doc.auth ? { security: [{ [SECURITY_SCHEME[doc.auth]]: [] }] } : {}),
     parameters: [...pathParams, ...queryParams, ...headerParams],
     ...(doc.body
       ? {
@@ -179,6 +181,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]) {
           scheme: 'bearer',
           description: 'Partner API key, issued by the operator (`npm run cli -- api-key:create <partner>`)',
         },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN of the deployment' },
       },
     },
     'x-problem-types': problemTypes,

@@ -35,7 +35,7 @@ export type OperationDoc = {
   tag: Tag;
   summary: string;
   description?: string;
-  auth?: 'admin' | 'partner';
+  auth?: 'admin' | 'partner' | 'metrics';
   query?: JsonSchema;
   headers?: { name: string; required: boolean; description: string; schema: JsonSchema }[];
   body?: { schema: JsonSchema; example?: unknown };
@@ -587,6 +587,17 @@ export const operations: Record<string, OperationDoc> = {
     responses: {
       '200': json('Ready', object({ status: str() })),
       '503': json('Database unavailable', object({ status: str() })),
+    },
+  },
+  'GET /metrics': {
+    tag: 'Operations',
+    summary: 'Prometheus metrics of this replica',
+    description:
+      'Off (404) unless METRICS_TOKEN is set; then `Authorization: Bearer <METRICS_TOKEN>` is required.',
+    auth: 'metrics',
+    responses: {
+      '200': { description: 'Prometheus text exposition format', contentType: 'text/plain', schema: str() },
+      '404': json('Metrics are switched off', ref('Error')),
     },
   },
   'GET /api/openapi.json': {

@@ -47,6 +47,17 @@ function typeOf(schema: JsonSchema, components: Components): string {
   return String(schema.type ?? 'any');
 }
 
+/** Like typeOf, as HTML: named schemas link to their section, inline objects list their fields. */
+function typeHtml(schema: JsonSchema, components: Components): string {
+  const name = refName(schema);
+  if (name) return `<a href="#schema-${esc(name)}">${esc(name)}</a>`;
+  if (schema.type === 'array' && schema.items)
+    return `array of ${typeHtml(schema.items as JsonSchema, components)}`;
+  const props = schema.properties as Record<string, JsonSchema> | undefined;
+  if (props) return `object {${Object.keys(props).map(esc).join(', ')}}`;
+  return esc(typeOf(schema, components));
+}
+
 function rulesOf(schema: JsonSchema): string {
   const parts: string[] = [];
   if (typeof schema.description === 'string') parts.push(esc(schema.description));
@@ -78,7 +89,7 @@ function fieldTable(schema: JsonSchema, components: Components): string {
   const rows = Object.entries(props)
     .map(
       ([name, p]) =>
-        `<tr><td><code>${esc(name)}</code></td><td>${esc(typeOf(p, components))}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${rulesOf(p)}</td></tr>`,
+        `<tr><td><code>${esc(name)}</code></td><td>${typeHtml(p, components)}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${rulesOf(p)}</td></tr>`,
     )
     .join('');
   const note = s.additionalProperties === false ? '<p class="note">Other fields are refused.</p>' : '';
@@ -104,11 +115,15 @@ type Operation = {
 };
 
 function renderOperation(method: string, path: string, op: Operation, components: Components): string {
-  const auth = op.security?.length
-    ? Object.keys(op.security[0] ?? {})[0] === 'partnerKey'
+  const scheme = Object.keys(op.security?.[0] ?? {})[0];
+  const auth =
+    scheme === 'partnerKey'
       ? '<p class="auth">Authentication: <code>Authorization: Bearer &lt;API key&gt;</code></p>'
-      : '<p class="auth">Authentication: signed-in admin (session cookie)</p>'
-    : '';
+      : scheme === 'metricsToken'
+        ? '<p class="auth">Authentication: <code>Authorization: Bearer &lt;METRICS_TOKEN&gt;</code></p>'
+        : scheme
+          ? '<p class="auth">Authentication: signed-in admin (session cookie)</p>'
+          : '';
   const params = op.parameters.length
     ? `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Rules</th></tr></thead><tbody>${op.parameters
         .map(
@@ -119,10 +134,10 @@ function renderOperation(method: string, path: string, op: Operation, components
     : '';
   const media = op.requestBody ? Object.entries(op.requestBody.content)[0] : undefined;
   const body = media
-    ? `<h4>Request body <span class="ct">${esc(media[0])}</span></h4>${fieldTable(media[1].schema, components)}${
+    ? `<h4>Request body <span class="ct">${esc(media[0])} · ${typeHtml(media[1].schema, components)}</span></h4>${fieldTable(media[1].schema, components)}${
         media[1].example !== undefined
           ? `<h4>Example</h4><pre>curl -X ${esc(method.toUpperCase())} https://YOUR-SITE${esc(path)} \\
-  -H 'Content-Type: application/json' \\${op.security?.length ? "\n  -H 'Authorization: Bearer YOUR_API_KEY' \\" : ''}
+  -H 'Content-Type: application/json' \\${scheme === 'partnerKey' ? "\n  -H 'Authorization: Bearer YOUR_API_KEY' \\" : ''}
   -H 'Idempotency-Key: 4f1c2b1e-5b7a-4e0e-9d43-2f1a6c3b9e77' \\
   -d '${esc(JSON.stringify(media[1].example, null, 2))}'</pre>`
           : ''
@@ -137,7 +152,7 @@ function renderOperation(method: string, path: string, op: Operation, components
             .join(', ')}</span>`
         : '';
       return `<tr><td><code>${esc(status)}</code></td><td>${markdown(r.description)}${headers}</td><td>${
-        content ? `${esc(content[0])}<br>${esc(typeOf(content[1].schema, components))}` : ''
+        content ? `${esc(content[0])}<br>${typeHtml(content[1].schema, components)}` : ''
       }</td></tr>`;
     })
     .join('');
@@ -183,6 +198,14 @@ export function renderDocsPage(doc: OpenApiDocument): string {
     .filter((t) => toc.has(t.name))
     .map((t) => `<h3>${esc(t.name)}</h3><ul>${(toc.get(t.name) ?? []).join('')}</ul>`)
     .join('');
+  const schemas = `<h2 id="schemas">Schemas</h2>${Object.entries(components)
+    .map(
+      ([name, schema]) =>
+        `<section class="op" id="schema-${esc(name)}"><h3>${esc(name)}</h3>${
+          typeof schema.description === 'string' ? markdown(schema.description) : ''
+        }${fieldTable(schema, components)}</section>`,
+    )
+    .join('')}`;
   const problems = doc['x-problem-types']
     .map(
       (p) =>
@@ -195,6 +218,7 @@ export function renderDocsPage(doc: OpenApiDocument): string {
 ${markdown(doc.info.description)}
 <p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a></p>
 <nav aria-label="Operations">${nav}</nav>${sections}
+${schemas}
 <h2 id="problem-types">Problem types</h2>
 <p>Partner API errors are <code>application/problem+json</code> (RFC 9457): <code>type</code> is one of these, <code>detail</code> explains the case, <code>errors</code> lists each invalid field with a JSON Pointer.</p>
 <table><thead><tr><th>type</th><th>Status</th><th>Title</th><th>code</th></tr></thead><tbody>${problems}</tbody></table>

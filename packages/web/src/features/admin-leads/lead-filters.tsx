@@ -1,0 +1,83 @@
+import { Card, NativeSelect, SimpleGrid, TextInput, Title } from '@mantine/core';
+import { ADMIN_API_LEAD_BIRTH_YEARS, ADMIN_LEAD_BIRTH_YEARS } from '@uf/shared/constants';
+import { US_STATE_CODES } from '@uf/shared/state-sites';
+
+// The filter cards of spec §2/§5. Values are strings; '' and 'all' mean "no filter" and are never sent.
+
+type FilterField =
+  | { key: string; label: string; type: 'select'; options: { value: string; label: string }[] }
+  | { key: string; label: string; type: 'date' };
+
+const stateOptions = [
+  { value: 'all', label: 'All States' },
+  ...US_STATE_CODES.map((code) => ({ value: code, label: code })),
+];
+const yearOptions = (years: readonly string[]) => [
+  { value: 'all', label: 'All Years' },
+  ...years.map((y) => ({ value: y, label: y })),
+];
+
+export const WEBSITE_FILTER_FIELDS: FilterField[] = [
+  { key: 'state', label: 'State', type: 'select', options: stateOptions },
+  { key: 'birthYear', label: 'Birth Year', type: 'select', options: yearOptions(ADMIN_LEAD_BIRTH_YEARS) },
+  { key: 'startDate', label: 'Start Date', type: 'date' },
+  { key: 'endDate', label: 'End Date', type: 'date' },
+  {
+    key: 'consentGiven',
+    label: 'Consent',
+    type: 'select',
+    options: [
+      { value: 'all', label: 'All' },
+      { value: 'true', label: 'Yes' },
+      { value: 'false', label: 'No' },
+    ],
+  },
+];
+
+export const API_FILTER_FIELDS: FilterField[] = [
+  { key: 'state', label: 'State', type: 'select', options: stateOptions },
+  { key: 'birthYear', label: 'Birth Year', type: 'select', options: yearOptions(ADMIN_API_LEAD_BIRTH_YEARS) },
+  { key: 'startDate', label: 'Start Date', type: 'date' },
+  { key: 'endDate', label: 'End Date', type: 'date' },
+];
+
+export function LeadFilters({
+  title,
+  fields,
+  values,
+  onChange,
+}: {
+  title: string;
+  fields: FilterField[];
+  values: Record<string, string>;
+  onChange: (key: string, value: string) => void;
+}) {
+  return (
+    <Card withBorder padding="md">
+      <Title order={3} size="h5" mb="sm">
+        {title}
+      </Title>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: fields.length }} spacing="sm">
+        {fields.map((field) =>
+          field.type === 'select' ? (
+            <NativeSelect
+              key={field.key}
+              label={field.label}
+              data={field.options}
+              value={values[field.key] || 'all'}
+              onChange={(e) => onChange(field.key, e.currentTarget.value)}
+            />
+          ) : (
+            <TextInput
+              key={field.key}
+              type="date"
+              label={field.label}
+              value={values[field.key] ?? ''}
+              onChange={(e) => onChange(field.key, e.currentTarget.value)}
+            />
+          ),
+        )}
+      </SimpleGrid>
+    </Card>
+  );
+}

@@ -1,0 +1,205 @@
+import { Button, Center, Container, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
+import { ERROR_CODES } from '@uf/shared/errors';
+import { useEffect, useState } from 'react';
+import { notifyError, notifySuccess } from '../../notify';
+import { usePageMeta } from '../../page-meta';
+import { appErrorOf, trpc } from '../../trpc';
+import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
+import { DashboardHeader, dashboardActions } from './dashboard-header';
+import { API_LEAD_COLUMNS, WEBSITE_LEAD_COLUMNS } from './lead-columns';
+import { API_FILTER_FIELDS, LeadFilters, WEBSITE_FILTER_FIELDS } from './lead-filters';
+import { LeadsTable } from './leads-table';
+import { StatCards } from './stat-cards';
+import { useApiLeads, useWebsiteLeads } from './use-leads';
+
+const isUnauthorized = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.unauthorized;
+const fullName = (row: { firstName: string; lastName: string }) => `${row.firstName} ${row.lastName}`;
+
+/** Spec §2 /admin/leads: website leads and the API leads section. */
+export function LeadsDashboardPage() {
+  usePageMeta({ title: 'Leads Dashboard', description: 'Review, filter, export and delete leads.' });
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const utils = trpc.useUtils();
+  // Spec §7: the auth check is never answered from cache (stale time 0).
+  const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
+  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
+  const website = useWebsiteLeads(session.isSuccess, setConfirm);
+  const api = useApiLeads(session.isSuccess, setConfirm);
+  const backup = trpc.admin.backup.useMutation();
+  const logout = trpc.adminAuth.logout.useMutation();
+  const [isRefreshing, setRefreshing] = useState(false);
+
+  // Signed out, or the session ended while the page was open: back to the sign-in page.
+  const signedOut =
+    session.isError ||
+    [website.list, website.stats, api.list, api.stats].some((q) => isUnauthorized(q.error));
+  useEffect(() => {
+    if (signedOut) void navigate({ to: '/admin/login', replace: true });
+  }, [signedOut, navigate]);
+
+  if (!session.isSuccess || signedOut) {
+    return (
+      <Center mih="60vh">
+        <Group gap="sm">
+          <Loader size="sm" />
+          <Text>Checking authentication...</Text>
+        </Group>
+      </Center>
+    );
+  }
+
+  const refresh = async () => {
+    setRefreshing(true);
+    try {
+      await utils.admin.invalidate();
+    } finally {
+      setRefreshing(false);
+    }
+  };
+  const createBackup = async () => {
+    try {
+      const { filepath } = await backup.mutateAsync();
+      notifySuccess(ADMIN_TOASTS.backupSuccess, filepath);
+    } catch {
+      notifyError(ADMIN_TOASTS.errorTitle, ADMIN_TOASTS.backupFailed);
+    }
+  };
+  const signOut = async () => {
+    try {
+      await logout.mutateAsync();
+      queryClient.clear();
+      notifySuccess(ADMIN_TOASTS.loggedOut);
+      await navigate({ to: '/admin/login' });
+    } catch {
+      notifyError(ADMIN_TOASTS.errorTitle, ADMIN_TOASTS.logoutFailed);
+    }
+  };
+
+  const actions = dashboardActions({
+    selectedCount: website.listing.selected.size,
+    onBulkDelete: website.actions.askDeleteSelected,
+    onRefresh: () => void refresh(),
+    onExport: () => void website.actions.exportCsv(),
+    onBackup: () => void createBackup(),
+    onAnalytics: () => void navigate({ to: '/admin/analytics' }),
+    onLogout: () => void signOut(),
+    isRefreshing,
+    isExporting: website.actions.isExporting,
+    isBackingUp: backup.isPending,
+    isDeleting: website.actions.isDeleting,
+    isLoggingOut: logout.isPending,
+  });
+
+  const ws = website.stats.data;
+  const as = api.stats.data;
+  const apiSelected = api.listing.selected.size;
+
+  return (
+    <Container fluid py="lg" px={{ base: 'sm', md: 'xl' }}>
+      <Stack gap="lg">
+        <DashboardHeader title="Leads Dashboard" actions={actions} />
+
+        <StatCards
+          cards={[
+            { label: 'Total Leads', value: ws?.totalLeads },
+            { label: 'Daily Leads', value: ws?.dailyLeads },
+            { label: 'Weekly Leads', value: ws?.weeklyLeads },
+            { label: 'Monthly Leads', value: ws?.monthlyLeads },
+            { label: 'Consent Rate', value: ws ? `${ws.consentRate}%` : undefined },
+          ]}
+          error={website.stats.isError ? ADMIN_TOASTS.fetchStatsFailed : undefined}
+        />
+        <LeadFilters
+          title="Filters"
+          fields={WEBSITE_FILTER_FIELDS}
+          values={website.listing.filters}
+          onChange={website.listing.setFilter}
+        />
+        <section aria-label="Website leads">
+          <LeadsTable
+            texts={{
+              title: 'Leads Data',
+              loading: 'Loading leads...',
+              empty: 'No leads found',
+              fetchFailed: ADMIN_TOASTS.fetchLeadsFailed,
+              rowName: (row) => `lead ${fullName(row)}`,
+            }}
+            columns={WEBSITE_LEAD_COLUMNS}
+            listing={website.listing}
+            rows={website.rows}
+            total={website.list.data?.total}
+            isLoading={website.list.isPending}
+            isError={website.list.isError}
+            onDelete={website.actions.askDeleteOne}
+          />
+        </section>
+
+        <Divider my="md" />
+
+        <section aria-labelledby="api-leads-heading">
+          <Stack gap="lg">
+            <Title order={2} id="api-leads-heading">
+              API Leads
+            </Title>
+            <StatCards
+              cards={[
+                { label: 'Total API Leads', value: as?.totalApiLeads },
+                { label: 'Daily API Leads', value: as?.dailyApiLeads },
+                { label: 'Weekly API Leads', value: as?.weeklyApiLeads },
+                { label: 'Monthly API Leads', value: as?.monthlyApiLeads },
+              ]}
+              error={api.stats.isError ? ADMIN_TOASTS.fetchApiStatsFailed : undefined}
+            />
+            <LeadFilters
+              title="API Lead Filters"
+              fields={API_FILTER_FIELDS}
+              values={api.listing.filters}
+              onChange={api.listing.setFilter}
+            />
+            <LeadsTable
+              texts={{
+                title: 'API Leads Data',
+                loading: 'Loading API leads...',
+                empty: 'No API leads found',
+                fetchFailed: ADMIN_TOASTS.fetchApiLeadsFailed,
+                rowName: (row) => `API lead ${fullName(row)}`,
+              }}
+              columns={API_LEAD_COLUMNS}
+              listing={api.listing}
+              rows={api.rows}
+              total={api.list.data?.total}
+              isLoading={api.list.isPending}
+              isError={api.list.isError}
+              onDelete={api.actions.askDeleteOne}
+              actions={
+                <Group gap="xs">
+                  {apiSelected > 0 && (
+                    <Button
+                      color="red"
+                      onClick={api.actions.askDeleteSelected}
+                      loading={api.actions.isDeleting}
+                    >
+                      Delete Selected ({apiSelected.toLocaleString()})
+                    </Button>
+                  )}
+                  <Button
+                    variant="default"
+                    onClick={() => void api.actions.exportCsv()}
+                    loading={api.actions.isExporting}
+                  >
+                    Export API Leads CSV
+                  </Button>
+                </Group>
+              }
+            />
+          </Stack>
+        </section>
+      </Stack>
+      <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
+    </Container>
+  );
+}

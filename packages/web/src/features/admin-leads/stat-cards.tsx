@@ -1,0 +1,32 @@
+import { Card, SimpleGrid, Text } from '@mantine/core';
+
+export type StatCard = { label: string; value: string | number | undefined };
+
+/** The dashboard's number cards; '—' while the numbers load. */
+export function StatCards({ cards, error }: { cards: StatCard[]; error?: string }) {
+  return (
+    <div>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: cards.length }} spacing="md">
+        {cards.map((card) => (
+          <Card key={card.label} withBorder padding="md" role="group" aria-label={card.label}>
+            <Text size="sm" c="dimmed" fw={500}>
+              {card.label}
+            </Text>
+            <Text fz={28} fw={700} lh={1.3}>
+              {card.value === undefined
+                ? '—'
+                : typeof card.value === 'number'
+                  ? card.value.toLocaleString()
+                  : card.value}
+            </Text>
+          </Card>
+        ))}
+      </SimpleGrid>
+      {error && (
+        <Text c="red.8" size="sm" mt="xs" role="alert">
+          {error}
+        </Text>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,169 @@
+import { keepPreviousData } from '@tanstack/react-query';
+import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads.schema';
+import { exportFileName } from '@uf/shared/admin-leads.schema';
+import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
+import { useState } from 'react';
+import { notifyError, notifySuccess } from '../../notify';
+import { notifyProgress } from '../../notify-progress';
+import { appErrorOf, trpc } from '../../trpc';
+import type { ConfirmRequest } from './confirm-dialog';
+import { downloadCsv } from './download-csv';
+import { type LeadListing, useLeadListing } from './use-lead-listing';
+
+// The two lead tables' data and actions. Each hook wires one set of typed tRPC calls into the same
+// behaviour: list + stats queries, single and bulk delete (confirmed first), CSV export.
+
+const EMPTY_WEBSITE_FILTERS = {
+  state: 'all',
+  birthYear: 'all',
+  startDate: '',
+  endDate: '',
+  consentGiven: 'all',
+};
+const EMPTY_API_FILTERS = { state: 'all', birthYear: 'all', startDate: '', endDate: '' };
+
+type Kind = 'website' | 'api';
+
+const KIND_TEXTS = {
+  website: {
+    one: 'lead',
+    many: 'leads',
+    deleted: ADMIN_TOASTS.leadDeleted,
+    deleteFailed: ADMIN_TOASTS.deleteFailed,
+    bulkFailed: ADMIN_TOASTS.bulkDeleteFailed,
+    exportFailed: ADMIN_TOASTS.exportFailed,
+    exportPath: '/api/admin/export',
+  },
+  api: {
+    one: 'API lead',
+    many: 'API leads',
+    deleted: ADMIN_TOASTS.apiLeadDeleted,
+    deleteFailed: ADMIN_TOASTS.deleteApiFailed,
+    bulkFailed: ADMIN_TOASTS.bulkDeleteApiFailed,
+    exportFailed: ADMIN_TOASTS.exportApiFailed,
+    exportPath: '/api/admin/export-api-leads',
+  },
+} as const;
+
+type Row = { id: string; firstName: string; lastName: string };
+type Calls = {
+  remove(id: string): Promise<unknown>;
+  bulkRemove(ids: string[]): Promise<{ deletedCount: number }>;
+  invalidate(): Promise<unknown>;
+};
+
+const today = () => new Date().toLocaleDateString('en-CA');
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+
+function useLeadActions(kind: Kind, listing: LeadListing, calls: Calls, ask: (r: ConfirmRequest) => void) {
+  const texts = KIND_TEXTS[kind];
+  const [isExporting, setExporting] = useState(false);
+  const [isDeleting, setDeleting] = useState(false);
+
+  const deleteOne = async (row: Row) => {
+    try {
+      await calls.remove(row.id);
+      notifySuccess(texts.deleted);
+      await calls.invalidate();
+    } catch (err) {
+      notifyError(ADMIN_TOASTS.errorTitle, appErrorOf(err)?.message ?? texts.deleteFailed);
+    }
+  };
+
+  const deleteSelected = async () => {
+    const ids = [...listing.selected];
+    if (ids.length === 0) return;
+    setDeleting(true);
+    const progress = notifyProgress(
+      ADMIN_TOASTS.bulkDeleteStarted,
+      `Deleting ${plural(ids.length, texts.one, texts.many)}`,
+    );
+    try {
+      const { deletedCount } = await calls.bulkRemove(ids);
+      listing.clearSelection();
+      progress.success(ADMIN_TOASTS.bulkDeleteDone, `${plural(deletedCount, texts.one, texts.many)} deleted`);
+      await calls.invalidate();
+    } catch (err) {
+      progress.error(ADMIN_TOASTS.errorTitle, appErrorOf(err)?.message ?? texts.bulkFailed);
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await downloadCsv(texts.exportPath, listing.exportQuery, exportFileName(kind, today()));
+      notifySuccess(ADMIN_TOASTS.exportSuccess);
+    } catch {
+      notifyError(ADMIN_TOASTS.errorTitle, texts.exportFailed);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return {
+    isExporting,
+    isDeleting,
+    exportCsv,
+    askDeleteOne: (row: Row) =>
+      ask({
+        title: `Delete ${texts.one}?`,
+        message: `${row.firstName} ${row.lastName} will be permanently deleted. This cannot be undone.`,
+        confirmLabel: 'Delete',
+        onConfirm: () => void deleteOne(row),
+      }),
+    askDeleteSelected: () => {
+      const n = listing.selected.size;
+      ask({
+        title: `Delete ${plural(n, texts.one, texts.many)}?`,
+        message: `The ${plural(n, `selected ${texts.one}`, `selected ${texts.many}`)} will be permanently deleted. This cannot be undone.`,
+        confirmLabel: `Delete ${n.toLocaleString()}`,
+        onConfirm: () => void deleteSelected(),
+      });
+    },
+  };
+}
+
+export function useWebsiteLeads(enabled: boolean, ask: (r: ConfirmRequest) => void) {
+  const listing = useLeadListing(EMPTY_WEBSITE_FILTERS);
+  const utils = trpc.useUtils();
+  const list = trpc.admin.leads.list.useQuery(listing.input, { enabled, placeholderData: keepPreviousData });
+  const stats = trpc.admin.leads.stats.useQuery(undefined, { enabled });
+  const remove = trpc.admin.leads.remove.useMutation();
+  const bulkRemove = trpc.admin.leads.bulkRemove.useMutation();
+  const actions = useLeadActions(
+    'website',
+    listing,
+    {
+      remove: (id) => remove.mutateAsync({ id }),
+      bulkRemove: (ids) => bulkRemove.mutateAsync({ ids }),
+      invalidate: () => utils.admin.leads.invalidate(),
+    },
+    ask,
+  );
+  return { listing, list, stats, actions, rows: list.data?.items as AdminWebsiteLead[] | undefined };
+}
+
+export function useApiLeads(enabled: boolean, ask: (r: ConfirmRequest) => void) {
+  const listing = useLeadListing(EMPTY_API_FILTERS);
+  const utils = trpc.useUtils();
+  const list = trpc.admin.apiLeads.list.useQuery(listing.input, {
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+  const stats = trpc.admin.apiLeads.stats.useQuery(undefined, { enabled });
+  const remove = trpc.admin.apiLeads.remove.useMutation();
+  const bulkRemove = trpc.admin.apiLeads.bulkRemove.useMutation();
+  const actions = useLeadActions(
+    'api',
+    listing,
+    {
+      remove: (id) => remove.mutateAsync({ id }),
+      bulkRemove: (ids) => bulkRemove.mutateAsync({ ids }),
+      invalidate: () => utils.admin.apiLeads.invalidate(),
+    },
+    ask,
+  );
+  return { listing, list, stats, actions, rows: list.data?.items as AdminApiLead[] | undefined };
+}
