@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { startConfiguredDatabase } from './db/connect';
+import { INITIAL_ADMIN_LOCK_KEY, withAdvisoryLock } from './db/database';
 import { ensureInitialAdmin, type InitialAdmin } from './services/admin-user.service';
 
 // The server entry: the only place that listens and handles process signals.
@@ -31,11 +32,14 @@ async function main() {
     throw err;
   }
 
-  const initialAdmin = await ensureInitialAdmin(app.db.orm.em.fork(), {
-    username: config.adminUsername,
-    password: config.adminPassword,
-    allowGenerated: !config.databaseUrl,
-  });
+  // Replicas starting together would each find no admin and each create one: take turns.
+  const initialAdmin = await withAdvisoryLock(app.db, INITIAL_ADMIN_LOCK_KEY, () =>
+    ensureInitialAdmin(app.db.orm.em.fork(), {
+      username: config.adminUsername,
+      password: config.adminPassword,
+      allowGenerated: !config.databaseUrl,
+    }),
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -47,6 +51,11 @@ async function main() {
       process.exit(1);
     }, 15_000);
     force.unref();
+    // Closing reaps idle keep-alive connections once. A connection whose request was still running
+    // turns idle only after its response, and would otherwise hold the shutdown open until its
+    // keep-alive timeout: close such connections as soon as they are done.
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+    reaper.unref();
     try {
       await app.close();
       await embedded?.close();

@@ -4,8 +4,9 @@ import pg from 'pg';
 import { entities } from './entities/index';
 import { migrationsList } from './migrations/index';
 
-// A stable key for pg_advisory_lock: replicas that start together migrate one at a time.
+// Stable keys for pg_advisory_lock: replicas that start together take turns.
 const MIGRATION_LOCK_KEY = 727_274_001;
+export const INITIAL_ADMIN_LOCK_KEY = 727_274_002;
 
 export type Database = {
   orm: MikroORM;
@@ -57,17 +58,25 @@ export async function openDatabase(options: {
   };
 }
 
-/** Apply pending migrations under an advisory lock, so concurrent replicas never race. */
-export async function migrate(db: Database): Promise<void> {
+/**
+ * Runs `fn` while holding a PostgreSQL advisory lock, so the same step in other processes on this
+ * database waits its turn. The lock lives on one pooled connection; `fn` may use any other.
+ */
+export async function withAdvisoryLock<T>(db: Database, key: number, fn: () => Promise<T>): Promise<T> {
   const client = await db.pool.connect();
   try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query('select pg_advisory_lock($1)', [key]);
     try {
-      await db.orm.migrator.up();
+      return await fn();
     } finally {
-      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      await client.query('select pg_advisory_unlock($1)', [key]);
     }
   } finally {
     client.release();
   }
+}
+
+/** Apply pending migrations under an advisory lock, so concurrent replicas never race. */
+export async function migrate(db: Database): Promise<void> {
+  await withAdvisoryLock(db, MIGRATION_LOCK_KEY, () => db.orm.migrator.up());
 }
