@@ -1,0 +1,182 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, launchBrowser, openPage, uniqueEmail } from './support/browser';
+
+// The leads dashboard in Chromium against the built server: sign-in, filters, selection, bulk and
+// single delete, CSV download, backup, logout. Other files share the server, so this file's leads are
+// told apart by a state and birth year no other test uses (Wyoming, 1941).
+
+const ADMIN = { username: 'e2e-admin', password: 'e2e-password-123' };
+const NAMES = ['Ada', 'Bea', 'Cy'];
+
+let browser: Browser;
+
+async function submitLead(firstName: string) {
+  const res = await fetch(`${baseUrl()}/api/submit-search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      firstName,
+      lastName: 'Wyoming',
+      streetAddress: '1 Prairie Rd',
+      zipCode: '82001',
+      email: uniqueEmail('admin-leads'),
+      phone: '(307) 555-0100',
+      birthMonth: '4',
+      birthDay: '9',
+      birthYear: '1941',
+      consentGiven: 'true',
+    }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** Waits for a toast and closes it, so the next one (one visible at a time) shows at once. */
+async function expectToast(page: Page, title: string | RegExp, message?: string | RegExp) {
+  const toast = page.locator('.mantine-Notification-root').filter({ hasText: title });
+  await toast.waitFor({ timeout: 15_000 });
+  if (message) await toast.getByText(message).waitFor();
+  const text = (await toast.textContent()) ?? '';
+  await toast.locator('.mantine-Notification-closeButton').click();
+  await toast.waitFor({ state: 'detached' });
+  return text;
+}
+
+const records = (page: Page, n: number) =>
+  page.getByRole('heading', { name: `Leads Data (${n} records)`, exact: true }).waitFor();
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  for (const name of NAMES) await submitLead(name);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('admin leads dashboard', () => {
+  it('signs in, filters, bulk- and single-deletes, exports, backs up and logs out', async () => {
+    const { context, page } = await openPage(browser, '/admin/leads', { acceptDownloads: true });
+
+    // Signed out: sent to the sign-in page.
+    await page.waitForURL('**/admin/login');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByText('Username is required').waitFor();
+    await page.getByText('Password is required').waitFor();
+
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expectToast(page, 'Invalid username or password');
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/admin/leads');
+    await expectToast(page, 'Login successful', 'Welcome to the admin dashboard');
+    for (const label of ['Total Leads', 'Daily Leads', 'Weekly Leads', 'Monthly Leads', 'Consent Rate']) {
+      await page.getByRole('group', { name: label }).waitFor();
+    }
+
+    // Filters: only this file's leads.
+    await page.getByLabel('State').first().selectOption('WY');
+    await page.getByLabel('Birth Year').first().selectOption('1941');
+    await records(page, 3);
+    const table = page.getByRole('region', { name: 'Website leads' });
+    for (const name of NAMES) await table.getByRole('cell', { name, exact: true }).waitFor();
+    // A TCPA badge per row ('Compliant' needs a complete consent receipt, which a bare API call lacks).
+    await expect(table.getByText(/^(Compliant|Non-Compliant)$/).count()).resolves.toBe(3);
+
+    // No selection, no bulk delete button; select two rows and it shows the count.
+    await expect(page.getByRole('button', { name: /^Delete Selected/ }).count()).resolves.toBe(0);
+    await table.getByRole('checkbox', { name: 'Select lead Ada Wyoming' }).check();
+    await table.getByRole('checkbox', { name: 'Select lead Bea Wyoming' }).check();
+    await page.getByRole('button', { name: 'Delete Selected (2)' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Delete 2' }).click();
+    await expectToast(page, 'Deletion complete', '2 leads deleted');
+    await records(page, 1);
+    await expect(page.getByRole('button', { name: /^Delete Selected/ }).count()).resolves.toBe(0);
+
+    // Select-all selects every listed row.
+    await table.getByRole('checkbox', { name: 'Select all listed rows' }).check();
+    await page.getByRole('button', { name: 'Delete Selected (1)' }).waitFor();
+    await table.getByRole('checkbox', { name: 'Select all listed rows' }).uncheck();
+
+    // Export: a CSV download named by the spec, with the filtered rows.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV', exact: true }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^website-leads-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await file.path()) ?? '', 'utf8');
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
+    expect(lines[0]?.startsWith('id,firstName,lastName,email,')).toBe(true);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(',Cy,Wyoming,');
+    await expectToast(page, 'Export successful');
+
+    // Per-row delete asks first.
+    await table.getByRole('button', { name: 'Delete lead Cy Wyoming' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await records(page, 1);
+    await table.getByRole('button', { name: 'Delete lead Cy Wyoming' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await expectToast(page, 'Lead deleted');
+    await records(page, 0);
+    await table.getByText('No leads found').waitFor();
+
+    // Backup: the toast names the written file.
+    await page.getByRole('button', { name: 'Backup Database' }).click();
+    const backupToast = await expectToast(page, 'Backup created successfully');
+    expect(backupToast).toMatch(/uf-backup-.+\.(dump|tar\.gz)/);
+
+    // Logout: toast, sign-in page, and the old session cookie no longer works.
+    const [cookie] = (await context.cookies()).filter((c) => c.name === 'uf_admin');
+    expect(cookie).toBeDefined();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/admin/login');
+    await expectToast(page, 'Logged out');
+    const reused = await fetch(`${baseUrl()}/api/admin/me`, {
+      headers: { cookie: `uf_admin=${cookie?.value}` },
+    });
+    expect(reused.status).toBe(401);
+    await page.goto('/admin/leads');
+    await page.waitForURL('**/admin/login');
+    await context.close();
+  });
+
+  it('shows the API leads section with its own stats, filters and table', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl() });
+    expect((await context.request.post('/api/admin/login', { data: ADMIN })).status()).toBe(200);
+    const page = await context.newPage();
+    await page.goto('/admin/leads');
+    const section = page.getByRole('region', { name: 'API Leads' });
+    for (const label of ['Total API Leads', 'Daily API Leads', 'Weekly API Leads', 'Monthly API Leads']) {
+      await section.getByRole('group', { name: label }).waitFor();
+    }
+    const years = await section
+      .getByLabel('Birth Year')
+      .locator('option')
+      .evaluateAll((opts) => opts.map((o) => (o as HTMLOptionElement).value));
+    expect(years).toHaveLength(56);
+    expect(years.slice(0, 2)).toEqual(['all', '1994']);
+    expect(years.at(-1)).toBe('1940');
+    const websiteYears = await page
+      .getByRole('region', { name: 'Website leads' })
+      .page()
+      .getByLabel('Birth Year')
+      .first()
+      .locator('option')
+      .evaluateAll((opts) => opts.map((o) => (o as HTMLOptionElement).value));
+    expect(websiteYears).toHaveLength(109);
+    expect([websiteYears[1], websiteYears.at(-1)]).toEqual(['2007', '1900']);
+    // A state no API lead of this run has.
+    await section.getByLabel('State').selectOption('VT');
+    await section.getByText('No API leads found').waitFor();
+    await section.getByRole('heading', { name: 'API Leads Data (0 records)' }).waitFor();
+    await context.close();
+  });
+});
