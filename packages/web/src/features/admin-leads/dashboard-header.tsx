@@ -17,6 +17,8 @@ export type DashboardActionHandlers = {
   onExport: () => void;
   onBackup: () => void;
   onAnalytics: () => void;
+  /** Data subject requests: look up, export or delete a person's records (issue 6). */
+  onDataRequests: () => void;
   onLogout: () => void;
   isRefreshing: boolean;
   isExporting: boolean;
@@ -49,6 +51,7 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
       loading: h.isBackingUp,
     },
     { key: 'analytics', label: 'Analytics', onClick: h.onAnalytics, variant: 'default' },
+    { key: 'data-requests', label: 'Data Requests', onClick: h.onDataRequests, variant: 'default' },
     { key: 'logout', label: 'Logout', onClick: h.onLogout, variant: 'outline', loading: h.isLoggingOut },
   );
   return actions;

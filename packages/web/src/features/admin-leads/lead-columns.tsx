@@ -6,6 +6,7 @@ import type {
   WebsiteLeadField,
 } from '@uf/shared/admin-leads.schema';
 import type { ReactNode } from 'react';
+import { ConsentReceiptLink, OptOutFlag } from './consent-receipt';
 
 // The tables' columns as data: one entry per column, in display order. Adding a column (say, an
 // opted-out flag) is one entry here; the table, its sorting and its header follow.
@@ -76,7 +77,9 @@ export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
     key: 'certificationId',
     label: 'Certification ID',
     sortField: 'certificationId',
-    render: (r) => (r.certificationId ? mono(r.certificationId) : '—'),
+    // The certification id is the consent receipt's id: it opens the receipt (issue 6).
+    render: (r) =>
+      r.certificationId ? <ConsentReceiptLink leadId={r.id} certificationId={r.certificationId} /> : '—',
   },
   { key: 'leadSource', label: 'Lead Source', sortField: 'leadSource', render: (r) => r.leadSource },
   {
@@ -90,6 +93,18 @@ export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
     label: 'Consent',
     sortField: 'consentGiven',
     render: (r) => (r.consentGiven ? 'Yes' : 'No'),
+  },
+  {
+    key: 'optedOut',
+    label: 'Opted Out',
+    sortField: 'optedOut',
+    render: (r) => <OptOutFlag value={r.optedOut} label="Opted out" color="red" />,
+  },
+  {
+    key: 'doNotSell',
+    label: 'Do Not Sell',
+    sortField: 'doNotSell',
+    render: (r) => <OptOutFlag value={r.doNotSell} label="Do not sell" color="orange" />,
   },
   { key: 'beneficiary', label: 'Beneficiary', sortField: 'beneficiary', render: (r) => dash(r.beneficiary) },
   { key: 'ipAddress', label: 'IP Address', sortField: 'ipAddress', render: (r) => dash(r.ipAddress) },
@@ -114,6 +129,12 @@ export const API_LEAD_COLUMNS: ApiColumn[] = [
   { key: 'birthDay', label: 'Birth Day', sortField: 'birthDay', render: (r) => r.birthDay },
   { key: 'birthYear', label: 'Birth Year', sortField: 'birthYear', render: (r) => r.birthYear },
   { key: 'beneficiary', label: 'Beneficiary', sortField: 'beneficiary', render: (r) => dash(r.beneficiary) },
+  {
+    key: 'optedOut',
+    label: 'Opted Out',
+    sortField: 'optedOut',
+    render: (r) => <OptOutFlag value={r.optedOut} label="Opted out" color="red" />,
+  },
   { key: 'trustedFormUrl', label: 'TrustedForm', render: (r) => <CertificateLink url={r.trustedFormUrl} /> },
   { key: 'createdAt', label: 'Created At', sortField: 'createdAt', render: (r) => dateTime(r.createdAt) },
 ];

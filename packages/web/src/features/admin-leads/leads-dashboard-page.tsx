@@ -9,6 +9,7 @@ import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { DashboardHeader, dashboardActions } from './dashboard-header';
+import { DataRequestDialog } from './data-request-dialog';
 import { API_LEAD_COLUMNS, WEBSITE_LEAD_COLUMNS } from './lead-columns';
 import { API_FILTER_FIELDS, LeadFilters, WEBSITE_FILTER_FIELDS } from './lead-filters';
 import { LeadsTable } from './leads-table';
@@ -32,6 +33,7 @@ export function LeadsDashboardPage() {
   const backup = trpc.admin.backup.useMutation();
   const logout = trpc.adminAuth.logout.useMutation();
   const [isRefreshing, setRefreshing] = useState(false);
+  const [dataRequestsOpen, setDataRequestsOpen] = useState(false);
 
   // Signed out, or the session ended while the page was open: back to the sign-in page.
   const signedOut =
@@ -86,6 +88,7 @@ export function LeadsDashboardPage() {
     onExport: () => void website.actions.exportCsv(),
     onBackup: () => void createBackup(),
     onAnalytics: () => void navigate({ to: '/admin/analytics' }),
+    onDataRequests: () => setDataRequestsOpen(true),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,
@@ -200,6 +203,7 @@ export function LeadsDashboardPage() {
         </section>
       </Stack>
       <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
+      <DataRequestDialog opened={dataRequestsOpen} onClose={() => setDataRequestsOpen(false)} />
     </Container>
   );
 }

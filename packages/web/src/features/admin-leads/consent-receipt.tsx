@@ -1,0 +1,135 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Blockquote,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
+import { type ReactNode, useState } from 'react';
+import { appErrorOf, trpc } from '../../trpc';
+import { saveJson } from './save-json';
+
+// The consent receipt of a website lead (issue 6), opened from the lead's Certification ID: what an
+// auditor or a lead buyer asks for — the exact disclosure, when, from where, in which browser.
+
+/** The Certification ID cell: the receipt id, which opens the receipt. */
+export function ConsentReceiptLink({ leadId, certificationId }: { leadId: string; certificationId: string }) {
+  const [opened, setOpened] = useState(false);
+  return (
+    <>
+      <Anchor
+        component="button"
+        type="button"
+        ff="monospace"
+        size="xs"
+        onClick={() => setOpened(true)}
+        title="View the consent receipt"
+      >
+        {certificationId}
+      </Anchor>
+      {opened ? <ConsentReceiptDialog leadId={leadId} onClose={() => setOpened(false)} /> : null}
+    </>
+  );
+}
+
+const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
+const orDash = (v: string | null) => v ?? '—';
+
+function ConsentReceiptDialog({ leadId, onClose }: { leadId: string; onClose: () => void }) {
+  const receipt = trpc.privacy.consentReceipt.useQuery(
+    { id: leadId },
+    { staleTime: Number.POSITIVE_INFINITY },
+  );
+  const r = receipt.data;
+  const rows: [string, ReactNode][] = r
+    ? [
+        [
+          'Certification ID',
+          <Text key="id" ff="monospace" size="sm">
+            {r.id}
+          </Text>,
+        ],
+        ['Recorded at', `${new Date(r.createdAt).toLocaleString()} (${r.createdAt})`],
+        ['Consent given', yesNo(r.consentGiven)],
+        ['IP address', orDash(r.ipAddress)],
+        ['User agent', orDash(r.userAgent)],
+        ['Page URL', orDash(r.pageUrl)],
+        ['TrustedForm certificate', orDash(r.trustedFormUrl)],
+        ['Global Privacy Control', r.gpc ? 'Sent (do not sell or share)' : 'Not sent'],
+        [
+          'TCPA',
+          <Badge key="tcpa" color={r.tcpaCompliant === 'true' ? 'green' : 'red'} variant="light">
+            {r.tcpaCompliant === 'true' ? 'Compliant' : 'Non-Compliant'}
+          </Badge>,
+        ],
+        ['Disclosure version', r.consentText.version],
+        [
+          'Disclosure SHA-256',
+          <Text key="hash" ff="monospace" size="xs">
+            {r.consentText.hash}
+          </Text>,
+        ],
+      ]
+    : [];
+  return (
+    <Modal opened onClose={onClose} title="Consent receipt" size="lg">
+      {receipt.isLoading ? (
+        <Group justify="center" p="md">
+          <Loader size="sm" />
+          <Text>Loading receipt...</Text>
+        </Group>
+      ) : receipt.error ? (
+        <Alert color="red" title="Could not load the receipt">
+          {appErrorOf(receipt.error)?.message ?? 'Please try again.'}
+        </Alert>
+      ) : r ? (
+        <Stack gap="md">
+          <Table withTableBorder withColumnBorders>
+            <Table.Tbody>
+              {rows.map(([label, value]) => (
+                <Table.Tr key={label}>
+                  <Table.Th w={200}>{label}</Table.Th>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>{value}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          <div>
+            <Text fw={600} size="sm" mb={4}>
+              Disclosure shown beside the consent checkbox
+            </Text>
+            <Blockquote p="sm">
+              <Text size="sm">{r.consentText.body}</Text>
+            </Blockquote>
+          </div>
+          <Text size="xs" c="dimmed">
+            Written in the same transaction as the lead; the database refuses any change to it.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => saveJson(r, `consent-receipt-${r.id}.json`)}>
+              Download JSON
+            </Button>
+            <Button onClick={onClose}>Close</Button>
+          </Group>
+        </Stack>
+      ) : null}
+    </Modal>
+  );
+}
+
+/** The opted-out and do-not-sell cells: a badge when set, a dash otherwise. */
+export function OptOutFlag({ value, label, color }: { value: boolean; label: string; color: string }) {
+  return value ? (
+    <Badge color={color} variant="light">
+      {label}
+    </Badge>
+  ) : (
+    <>—</>
+  );
+}
