@@ -7,6 +7,7 @@ import path from 'node:path';
 
 const serverDir = path.resolve(import.meta.dirname, '../..');
 const entry = path.join(serverDir, 'dist/main.js');
+const cliEntry = path.join(serverDir, 'dist/cli.js');
 
 export type ServerProcess = {
   url: string;
@@ -17,7 +18,7 @@ export type ServerProcess = {
 };
 
 function ensureBuilt() {
-  if (existsSync(entry)) return;
+  if (existsSync(entry) && existsSync(cliEntry)) return;
   const r = spawnSync(process.execPath, ['build.mjs'], { cwd: serverDir, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`could not build the server: ${r.stderr}`);
 }
@@ -59,4 +60,14 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   }
   await stop('SIGKILL');
   throw new Error(`server not ready within 60 s:\n${output}`);
+}
+
+/** Runs the built operator CLI (`npm run cli -- …` in production) to completion. */
+export function runCli(args: string[], env: Record<string, string>) {
+  ensureBuilt();
+  return spawnSync(process.execPath, [cliEntry, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 }
