@@ -103,7 +103,7 @@ describe('consent receipt and data subject requests in the dashboard', () => {
     const websiteSection = page.getByRole('region', { name: 'Website leads' });
     const row = websiteSection.getByRole('row').filter({ hasText: lastName });
     await row.waitFor();
-    await row.getByText('Do not sell').waitFor();
+    await row.getByTitle('Global Privacy Control: do not sell or share').waitFor();
 
     await row.getByRole('button', { name: /^[0-9a-f-]{36}$/ }).click();
     const receipt = page.getByRole('dialog', { name: 'Consent receipt' });

@@ -123,11 +123,11 @@ function ConsentReceiptDialog({ leadId, onClose }: { leadId: string; onClose: ()
   );
 }
 
-/** The opted-out and do-not-sell cells: a badge when set, a dash otherwise. */
-export function OptOutFlag({ value, label, color }: { value: boolean; label: string; color: string }) {
+/** The opted-out and do-not-sell cells: a short badge when set (the column names the flag), a dash otherwise. */
+export function OptOutFlag({ value, title, color }: { value: boolean; title: string; color: string }) {
   return value ? (
-    <Badge color={color} variant="light">
-      {label}
+    <Badge color={color} variant="light" title={title}>
+      Yes
     </Badge>
   ) : (
     <>—</>

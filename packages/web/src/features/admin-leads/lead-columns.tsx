@@ -98,13 +98,17 @@ export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
     key: 'optedOut',
     label: 'Opted Out',
     sortField: 'optedOut',
-    render: (r) => <OptOutFlag value={r.optedOut} label="Opted out" color="red" />,
+    render: (r) => (
+      <OptOutFlag value={r.optedOut} title="On the suppression list: do not contact" color="red" />
+    ),
   },
   {
     key: 'doNotSell',
     label: 'Do Not Sell',
     sortField: 'doNotSell',
-    render: (r) => <OptOutFlag value={r.doNotSell} label="Do not sell" color="orange" />,
+    render: (r) => (
+      <OptOutFlag value={r.doNotSell} title="Global Privacy Control: do not sell or share" color="orange" />
+    ),
   },
   { key: 'beneficiary', label: 'Beneficiary', sortField: 'beneficiary', render: (r) => dash(r.beneficiary) },
   { key: 'ipAddress', label: 'IP Address', sortField: 'ipAddress', render: (r) => dash(r.ipAddress) },
@@ -133,7 +137,9 @@ export const API_LEAD_COLUMNS: ApiColumn[] = [
     key: 'optedOut',
     label: 'Opted Out',
     sortField: 'optedOut',
-    render: (r) => <OptOutFlag value={r.optedOut} label="Opted out" color="red" />,
+    render: (r) => (
+      <OptOutFlag value={r.optedOut} title="On the suppression list: do not contact" color="red" />
+    ),
   },
   { key: 'trustedFormUrl', label: 'TrustedForm', render: (r) => <CertificateLink url={r.trustedFormUrl} /> },
   { key: 'createdAt', label: 'Created At', sortField: 'createdAt', render: (r) => dateTime(r.createdAt) },
