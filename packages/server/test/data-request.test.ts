@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/services/partner-key.service';
 import { seedAdmin, signIn } from './support/admin';
 import { leadBody } from './support/fixtures';
+import { partnerLeadBody, postPartnerLead } from './support/partner';
 import { startTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -26,22 +27,11 @@ async function seedPerson(email: string) {
     url: '/api/submit-search',
     payload: { ...leadBody({ email, phone: PHONE }), pageUrl: 'https://example.org/' },
   });
-  const api = await t.app.inject({
-    method: 'POST',
-    url: '/api/partner/leads',
-    headers: { authorization: `Bearer ${partnerKey}` },
-    payload: {
-      firstName: 'Jane',
-      lastName: `Doe${Date.now()}`,
-      streetAddress: '1 Main St',
-      city: 'Austin',
-      state: 'TX',
-      phone: `+1 ${PHONE}`,
-      birthMonth: 5,
-      birthDay: 17,
-      birthYear: 1970,
-    },
-  });
+  const api = await postPartnerLead(
+    t.app,
+    partnerKey,
+    partnerLeadBody({ lastName: `Doe${Date.now()}`, phone: `+1 ${PHONE}` }),
+  );
   expect(website.statusCode).toBe(200);
   expect(api.statusCode).toBe(201);
   return { websiteId: website.json().id as string, apiId: api.json().id as string };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, listApiKeys, revokeApiKey } from '../src/services/partner-key.service';
+import { partnerLeadBody, postPartnerLead } from './support/partner';
 import { startTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -17,31 +18,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-let phoneCounter = 0;
-function partnerLead(overrides: Record<string, unknown> = {}) {
-  phoneCounter += 1;
-  return {
-    firstName: 'Ann',
-    lastName: 'Lee',
-    streetAddress: '5 Oak Ave',
-    city: 'Austin',
-    state: 'TX',
-    phone: `(512) 555-${String(1000 + phoneCounter).slice(-4)}`,
-    birthMonth: 2,
-    birthDay: '14',
-    birthYear: 1968,
-    ...overrides,
-  };
-}
-
-function post(body: unknown, headers: Record<string, string> = {}, apiKey: string | null = key) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/partner/leads',
-    payload: body as object,
-    headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers },
-  });
-}
+const partnerLead = partnerLeadBody;
+const post = (body: unknown, headers: Record<string, string> = {}, apiKey: string | null = key) =>
+  postPartnerLead(t.app, apiKey, body, headers);
 
 const countLeads = async () =>
   (await t.app.db.pool.query('select count(*)::int as n from api_lead')).rows[0].n as number;

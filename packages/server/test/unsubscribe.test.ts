@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadBody } from './support/fixtures';
+import { partnerLeadBody, postPartnerLead } from './support/partner';
 import { startTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -114,22 +115,8 @@ describe('opt-out flags in the admin tables and exports', () => {
 
     const { secret } = await createApiKey(t.app.db.orm.em.fork(), 'Flag Partner');
     const phone = '(608) 555-0199';
-    const apiLead = await t.app.inject({
-      method: 'POST',
-      url: '/api/partner/leads',
-      headers: { authorization: `Bearer ${secret}` },
-      payload: {
-        firstName: 'Al',
-        lastName: 'Flag',
-        streetAddress: '2 Elm St',
-        city: 'Madison',
-        state: 'WI',
-        phone,
-        birthMonth: 1,
-        birthDay: 2,
-        birthYear: 1960,
-      },
-    });
+    const body = partnerLeadBody({ firstName: 'Al', lastName: 'Flag', city: 'Madison', state: 'WI', phone });
+    const apiLead = await postPartnerLead(t.app, secret, body);
     await t.app.inject({
       method: 'DELETE',
       url: '/api/admin/data-requests',
@@ -140,22 +127,8 @@ describe('opt-out flags in the admin tables and exports', () => {
     expect(
       (await t.app.db.pool.query('select 1 from api_lead where id = $1', [apiLead.json().id])).rows,
     ).toEqual([]);
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/api/partner/leads',
-      headers: { authorization: `Bearer ${secret}` },
-      payload: {
-        firstName: 'Al',
-        lastName: 'Flag',
-        streetAddress: '2 Elm St',
-        city: 'Madison',
-        state: 'WI',
-        phone,
-        birthMonth: 1,
-        birthDay: 2,
-        birthYear: 1960,
-      },
-    });
+    const again = await postPartnerLead(t.app, secret, body);
+    expect(again.statusCode).toBe(201);
     const apiList = (await t.app.inject({ url: '/api/admin/api-leads?state=WI', cookies })).json() as {
       id: string;
       optedOut: boolean;

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { appErrorOf, trpc } from '../../trpc';
-import { saveJson } from './save-json';
+import { saveJson } from './save-file';
 
 // The consent receipt of a website lead (issue 6), opened from the lead's Certification ID: what an
 // auditor or a lead buyer asks for — the exact disclosure, when, from where, in which browser.

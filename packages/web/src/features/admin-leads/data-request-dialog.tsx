@@ -7,7 +7,7 @@ import {
 import { useState } from 'react';
 import { notifyError, notifySuccess } from '../../notify';
 import { appErrorOf, trpc } from '../../trpc';
-import { saveJson } from './save-json';
+import { saveJson } from './save-file';
 
 // Data subject requests (issue 6): find everything held for an e-mail address or phone number, export it
 // for the person, or delete it in one action (only a hashed suppression entry stays). Every step is
