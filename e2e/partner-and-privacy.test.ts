@@ -3,7 +3,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { baseUrl, launchBrowser, uniqueEmail } from './support/browser';
+import { baseUrl, launchBrowser, openPage, uniqueEmail } from './support/browser';
+import { fillLeadForm, validLead } from './support/lead-form';
 
 // Issue 6 in the browser: a partner's lead reaches the admin API-leads table; an admin opens a
 // lead's consent receipt and answers a data subject request (look up, export, delete).
@@ -73,6 +74,35 @@ describe.skipIf(!inject('e2eDatabaseUrl'))('partner API → admin dashboard', ()
     await row.getByText(id).waitFor();
     await row.getByText('Boise').waitFor();
     await context.close();
+  });
+});
+
+describe('consent evidence from the landing form', () => {
+  it('writes a complete receipt for a lead submitted in the browser: page URL, browser, IP, exact text', async () => {
+    const email = uniqueEmail('receipt');
+    const { context, page } = await openPage(browser, '/?utm_source=e2e-receipt');
+    await fillLeadForm(page, validLead(email));
+    await page.getByRole('button', { name: 'Search Now' }).click();
+    await page.getByRole('dialog', { name: 'Who is your beneficiary?' }).waitFor();
+    await context.close();
+
+    const admin = await browser.newContext({ baseURL: baseUrl() });
+    expect((await admin.request.post('/api/admin/login', { data: ADMIN })).status()).toBe(200);
+    const found = await (
+      await admin.request.post('/api/admin/data-requests/lookup', { data: { email } })
+    ).json();
+    await admin.close();
+    const [lead] = found.websiteLeads;
+    const [receipt] = found.consentReceipts;
+    expect(receipt).toMatchObject({
+      id: lead.certificationId,
+      consentGiven: true,
+      pageUrl: `${baseUrl()}/?utm_source=e2e-receipt`,
+      userAgent: expect.stringContaining('Chrome'),
+      ipAddress: '127.0.0.1',
+      consentText: expect.stringContaining('Reply STOP to stop, HELP for help'),
+    });
+    expect(lead.tcpaCompliant).toBe('true');
   });
 });
 
