@@ -24,6 +24,13 @@ const FIXTURE: FixtureEvent[] = [
   { at: '2026-03-05T12:05:00Z', type: 'survey_started', country: 'US', referrer: 'direct' }, // 10
 ];
 
+// Outside March: a range from mid-January to early April reads both rollup granularities.
+const EXTRA: FixtureEvent[] = [
+  { at: '2026-01-20T15:00:00Z', type: 'page_view', country: 'US', referrer: G },
+  { at: '2026-02-10T15:00:00Z', type: 'page_view', country: 'DE', referrer: 'direct' },
+  { at: '2026-04-02T15:00:00Z', type: 'form_submit', country: 'US', referrer: B },
+];
+
 const EMPTY = {
   totalPageViews: 0,
   totalClicks: 0,
@@ -233,10 +240,57 @@ describe('GET /api/admin/analytics', () => {
       expect(res.json().result.data).toEqual(rest);
     });
 
+    it('adds whole months (monthly rollups) and loose days (daily rollups) across a longer range', async () => {
+      await insertRawEvents(t.app.db.pool, EXTRA);
+      await rebuildRollups(t.app.db.pool, { timeZone: 'America/New_York', retentionDays: 36_500 });
+      // January 15–31 and April 1–10 from the daily rollups, February and March from the monthly ones.
+      expect((await summary({ startDate: '2026-01-15', endDate: '2026-04-10' })).json()).toMatchObject({
+        totalPageViews: 8,
+        totalClicks: 3,
+        totalSurveyStarts: 2,
+        uniqueCountries: 4,
+        topCountries: [
+          { country: 'US', count: 8 },
+          { country: 'CA', count: 2 },
+          { country: 'DE', count: 1 },
+          { country: 'GB', count: 1 },
+        ],
+        topReferrers: [
+          { referrer: G, count: 5 },
+          { referrer: 'direct', count: 4 },
+          { referrer: B, count: 3 },
+          { referrer: N, count: 1 },
+        ],
+      });
+      expect((await summary({ startDate: '2026-01-25', endDate: '2026-04-01' })).json()).toMatchObject({
+        totalPageViews: 7,
+        totalClicks: 2,
+        uniqueCountries: 4,
+        topCountries: [
+          { country: 'US', count: 6 },
+          { country: 'CA', count: 2 },
+          { country: 'DE', count: 1 },
+          { country: 'GB', count: 1 },
+        ],
+        topReferrers: [
+          { referrer: 'direct', count: 4 },
+          { referrer: G, count: 4 },
+          { referrer: B, count: 2 },
+          { referrer: N, count: 1 },
+        ],
+      });
+      expect(
+        (await summary({ startDate: '2026-01-25', endDate: '2026-04-01', country: 'de' })).json(),
+      ).toMatchObject({
+        totalPageViews: 1,
+        topReferrers: [{ referrer: 'direct', count: 1 }],
+      });
+    });
+
     it('keeps the dashboard numbers when raw events expire (rollups are kept)', async () => {
       const before = (await summary()).json();
       const purged = await purgeExpiredEvents(t.app.db.pool, 1);
-      expect(purged).toBe(FIXTURE.length);
+      expect(purged).toBe(FIXTURE.length + EXTRA.length);
       const left = await t.app.db.pool.query('select count(*)::int as n from analytics_event');
       expect(left.rows[0].n).toBe(0);
       expect((await summary()).json()).toEqual(before);

@@ -10,8 +10,8 @@ import { GroupCommitter } from './group-commit';
 
 // Ingestion of visitor events (ADR 020): validated by the shared schema, bots dropped with a counted
 // reason, country and referrer derived, then written by group commit. One statement per batch inserts
-// the raw rows and adds them to every daily rollup, so the rollups can never disagree with the events
-// they were built from, and a request is answered only after that statement committed.
+// the raw rows and adds them to every daily and monthly rollup, so the rollups can never disagree with
+// the events they were built from, and a request is answered only after that statement committed.
 
 /** What the request contributes besides the body. The client IP is used for the country only. */
 export type TrackContext = {
@@ -65,6 +65,24 @@ const BATCH_SQL = `
     select country, day, event_type, referrer_url, count(*) from ins where country is not null
     group by country, day, event_type, referrer_url order by country, day, event_type, referrer_url
     on conflict (country, day, event_type, referrer) do update set count = r.count + excluded.count
+  ),
+  monthly_country as (
+    insert into analytics_monthly_country as r (month, event_type, country, count)
+    select date_trunc('month', day)::date as month, event_type, country, count(*) from ins
+    where country is not null group by 1, 2, 3 order by 1, 2, 3
+    on conflict (month, event_type, country) do update set count = r.count + excluded.count
+  ),
+  monthly_referrer as (
+    insert into analytics_monthly_referrer as r (month, event_type, referrer, count)
+    select date_trunc('month', day)::date as month, event_type, referrer_url, count(*) from ins
+    group by 1, 2, 3 order by 1, 2, 3
+    on conflict (month, event_type, referrer) do update set count = r.count + excluded.count
+  ),
+  monthly_country_referrer as (
+    insert into analytics_monthly_country_referrer as r (country, month, event_type, referrer, count)
+    select country, date_trunc('month', day)::date as month, event_type, referrer_url, count(*) from ins
+    where country is not null group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (country, month, event_type, referrer) do update set count = r.count + excluded.count
   )
   select count(*)::int as inserted from ins`;
 

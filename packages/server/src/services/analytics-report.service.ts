@@ -6,49 +6,98 @@ import {
 } from '@uf/shared/analytics.schema';
 import type { AnalyticsEventType } from '@uf/shared/constants';
 import type { Pool, PoolClient } from 'pg';
+import { splitRange } from './analytics-periods';
 
-// The dashboard's numbers, read from the daily rollups only (ADR 020): the work depends on the number
-// of days, countries and referrers in range, never on the number of events. A 'day' is a calendar day
-// in TIME_ZONE; startDate and endDate are inclusive days in that zone.
+// The dashboard's numbers, read from the daily and monthly rollups only (ADR 020): the work depends on
+// the number of days, months, countries and referrers in range, never on the number of events. A 'day'
+// is a calendar day in TIME_ZONE; startDate and endDate are inclusive days in that zone.
 
-type Where = { sql: string; params: unknown[] };
+/** Positional parameters collected while a statement is built. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
 
-function whereOf(q: AnalyticsQuery, withCountry: boolean): Where {
+/** The event type and country conditions every rollup read shares. */
+function filterClauses(q: AnalyticsQuery, params: Params, withCountry: boolean): string[] {
+  const clauses: string[] = [];
+  if (q.eventType) clauses.push(`event_type = ${params.add(q.eventType)}`);
+  if (withCountry && q.country) clauses.push(`country = ${params.add(q.country)}`);
+  return clauses;
+}
+
+const where = (clauses: string[]) => (clauses.length ? `where ${clauses.join(' and ')}` : '');
+
+/**
+ * Totals of one dimension (country or referrer) over the query's range: whole months from the monthly
+ * rollup, loose days at either end from the daily one.
+ */
+function dimensionSql(
+  q: AnalyticsQuery,
+  params: Params,
+  tables: { daily: string; monthly: string },
+  key: string,
+  limit?: number,
+): string {
+  const { months, days } = splitRange({ from: q.startDate, to: q.endDate });
   const parts: string[] = [];
-  const params: unknown[] = [];
-  const add = (clause: string, value: unknown) => {
-    params.push(value);
-    parts.push(clause.replace('?', `$${params.length}`));
-  };
-  if (q.startDate) add('day >= ?::date', q.startDate);
-  if (q.endDate) add('day <= ?::date', q.endDate);
-  if (q.eventType) add('event_type = ?', q.eventType);
-  if (withCountry && q.country) add('country = ?', q.country);
-  return { sql: parts.length ? `where ${parts.join(' and ')}` : '', params };
+  if (months) {
+    const clauses = filterClauses(q, params, true);
+    if (months.from) clauses.push(`month >= ${params.add(months.from)}::date`);
+    if (months.to) clauses.push(`month <= ${params.add(months.to)}::date`);
+    parts.push(`select ${key} as key, count from ${tables.monthly} ${where(clauses)}`);
+  }
+  for (const range of days) {
+    const clauses = filterClauses(q, params, true);
+    if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
+    if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
+    parts.push(`select ${key} as key, count from ${tables.daily} ${where(clauses)}`);
+  }
+  return `select key, sum(count)::text as count from (${parts.join(' union all ')}) x
+    group by key order by sum(count) desc, key${limit ? ` limit ${limit}` : ''}`;
 }
 
 type CountRow = { count: string };
 
 export async function getAnalyticsSummary(pool: Pool, q: AnalyticsQuery): Promise<AnalyticsSummary> {
   const byCountry = Boolean(q.country);
-  const where = whereOf(q, true);
+  // Daily activity and totals: a handful of rows per day (per country when filtered by one).
+  const activityParams = new Params();
+  const activityClauses = filterClauses(q, activityParams, true);
+  if (q.startDate) activityClauses.push(`day >= ${activityParams.add(q.startDate)}::date`);
+  if (q.endDate) activityClauses.push(`day <= ${activityParams.add(q.endDate)}::date`);
+  const countryParams = new Params();
+  const referrerParams = new Params();
   const [activity, countries, referrers] = await Promise.all([
     pool.query<CountRow & { day: string; event_type: AnalyticsEventType }>(
       `select day::text as day, event_type, sum(count)::text as count
-       from ${byCountry ? 'analytics_daily_country' : 'analytics_daily_type'} ${where.sql}
+       from ${byCountry ? 'analytics_daily_country' : 'analytics_daily_type'} ${where(activityClauses)}
        group by day, event_type order by day`,
-      where.params,
+      activityParams.values,
     ),
-    pool.query<CountRow & { country: string }>(
-      `select country, sum(count)::text as count from analytics_daily_country ${where.sql}
-       group by country order by sum(count) desc, country`,
-      where.params,
+    pool.query<CountRow & { key: string }>(
+      dimensionSql(
+        q,
+        countryParams,
+        { daily: 'analytics_daily_country', monthly: 'analytics_monthly_country' },
+        'country',
+      ),
+      countryParams.values,
     ),
-    pool.query<CountRow & { referrer: string }>(
-      `select referrer, sum(count)::text as count
-       from ${byCountry ? 'analytics_daily_country_referrer' : 'analytics_daily_referrer'} ${where.sql}
-       group by referrer order by sum(count) desc, referrer limit ${ANALYTICS_TOP_LIMIT}`,
-      where.params,
+    pool.query<CountRow & { key: string }>(
+      dimensionSql(
+        q,
+        referrerParams,
+        byCountry
+          ? { daily: 'analytics_daily_country_referrer', monthly: 'analytics_monthly_country_referrer' }
+          : { daily: 'analytics_daily_referrer', monthly: 'analytics_monthly_referrer' },
+        'referrer',
+        ANALYTICS_TOP_LIMIT,
+      ),
+      referrerParams.values,
     ),
   ]);
 
@@ -83,17 +132,28 @@ export async function getAnalyticsSummary(pool: Pool, q: AnalyticsQuery): Promis
     uniqueCountries: countries.rows.length,
     topCountries: countries.rows
       .slice(0, ANALYTICS_TOP_LIMIT)
-      .map((r) => ({ country: r.country, count: Number(r.count) })),
-    topReferrers: referrers.rows.map((r) => ({ referrer: r.referrer, count: Number(r.count) })),
+      .map((r) => ({ country: r.key, count: Number(r.count) })),
+    topReferrers: referrers.rows.map((r) => ({ referrer: r.key, count: Number(r.count) })),
     dailyViews: [...days.values()],
   };
 }
 
-const ROLLUP_TABLES = [
+const DAILY_TABLES = [
   'analytics_daily_type',
   'analytics_daily_country',
   'analytics_daily_referrer',
   'analytics_daily_country_referrer',
+] as const;
+
+/** Each monthly rollup is the sum of its daily one, by these columns besides the day. */
+const MONTHLY_TABLES = [
+  { table: 'analytics_monthly_country', daily: 'analytics_daily_country', keys: 'event_type, country' },
+  { table: 'analytics_monthly_referrer', daily: 'analytics_daily_referrer', keys: 'event_type, referrer' },
+  {
+    table: 'analytics_monthly_country_referrer',
+    daily: 'analytics_daily_country_referrer',
+    keys: 'country, event_type, referrer',
+  },
 ] as const;
 
 /**
@@ -108,7 +168,8 @@ export async function rebuildRollups(
   const client = await pool.connect();
   try {
     await client.query('begin');
-    await client.query(`lock table ${ROLLUP_TABLES.join(', ')} in exclusive mode`);
+    const all = [...DAILY_TABLES, ...MONTHLY_TABLES.map((m) => m.table)];
+    await client.query(`lock table ${all.join(', ')} in exclusive mode`);
     const fromDay =
       options.fromDay ?? (await firstCompleteDay(client, options.timeZone, options.retentionDays));
     if (!fromDay) {
@@ -119,7 +180,7 @@ export async function rebuildRollups(
     // Raw events whose local day is fromDay or later: the bound is the start of that day in tz.
     const source = `(select event_type, country, referrer_url, (created_at at time zone $1)::date as day
        from analytics_event where created_at >= ($2::date)::timestamp at time zone $1) e`;
-    for (const table of ROLLUP_TABLES) {
+    for (const table of DAILY_TABLES) {
       await client.query(`delete from ${table} where day >= $1::date`, [fromDay]);
     }
     const inserted = await client.query<{ count: string }>(
@@ -146,6 +207,18 @@ export async function rebuildRollups(
        where country is not null group by country, day, event_type, coalesce(referrer_url, 'unknown')`,
       [tz, fromDay],
     );
+    // Months from fromDay's on are summed again from the daily rows (days before fromDay included).
+    for (const { table, daily, keys } of MONTHLY_TABLES) {
+      await client.query(`delete from ${table} where month >= date_trunc('month', $1::date)::date`, [
+        fromDay,
+      ]);
+      await client.query(
+        `insert into ${table} (month, ${keys}, count)
+         select date_trunc('month', day)::date, ${keys}, sum(count) from ${daily}
+         where day >= date_trunc('month', $1::date)::date group by 1, ${keys}`,
+        [fromDay],
+      );
+    }
     await client.query('commit');
     return { fromDay, events: inserted.rows.reduce((sum, r) => sum + Number(r.count), 0) };
   } catch (err) {

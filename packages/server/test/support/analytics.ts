@@ -10,6 +10,9 @@ export const ROLLUP_TABLES = [
   'analytics_daily_country',
   'analytics_daily_referrer',
   'analytics_daily_country_referrer',
+  'analytics_monthly_country',
+  'analytics_monthly_referrer',
+  'analytics_monthly_country_referrer',
 ] as const;
 
 /** POST /api/analytics/track as a browser would send it. */
@@ -33,7 +36,10 @@ export async function clearAnalytics(pool: Pool) {
 export async function rollupSnapshot(pool: Pool) {
   const out: Record<string, Record<string, unknown>[]> = {};
   for (const table of ROLLUP_TABLES) {
-    const { rows } = await pool.query(`select *, day::text as day from ${table} order by 1, 2, 3, 4`);
+    const period = table.includes('monthly') ? 'month' : 'day';
+    const { rows } = await pool.query(
+      `select *, ${period}::text as ${period} from ${table} order by 1, 2, 3, 4`,
+    );
     out[table] = rows;
   }
   return out as Record<(typeof ROLLUP_TABLES)[number], Record<string, unknown>[]>;

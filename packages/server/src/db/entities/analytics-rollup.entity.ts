@@ -50,3 +50,42 @@ export const AnalyticsDailyCountryReferrer = defineEntity({
     count: p.bigint(),
   },
 });
+
+// Monthly companions (month = first day of the month): whole months of a range are read here.
+
+export const AnalyticsMonthlyCountry = defineEntity({
+  name: 'AnalyticsMonthlyCountry',
+  tableName: 'analytics_monthly_country',
+  primaryKeys: ['month', 'eventType', 'country'],
+  properties: {
+    month: p.date().primary(),
+    eventType: p.text().primary(),
+    country: p.text().primary(),
+    count: p.bigint(),
+  },
+});
+
+export const AnalyticsMonthlyReferrer = defineEntity({
+  name: 'AnalyticsMonthlyReferrer',
+  tableName: 'analytics_monthly_referrer',
+  primaryKeys: ['month', 'eventType', 'referrer'],
+  properties: {
+    month: p.date().primary(),
+    eventType: p.text().primary(),
+    referrer: p.text().primary(),
+    count: p.bigint(),
+  },
+});
+
+export const AnalyticsMonthlyCountryReferrer = defineEntity({
+  name: 'AnalyticsMonthlyCountryReferrer',
+  tableName: 'analytics_monthly_country_referrer',
+  primaryKeys: ['country', 'month', 'eventType', 'referrer'],
+  properties: {
+    country: p.text().primary(),
+    month: p.date().primary(),
+    eventType: p.text().primary(),
+    referrer: p.text().primary(),
+    count: p.bigint(),
+  },
+});

@@ -6,6 +6,9 @@ import {
   AnalyticsDailyCountryReferrer,
   AnalyticsDailyReferrer,
   AnalyticsDailyType,
+  AnalyticsMonthlyCountry,
+  AnalyticsMonthlyCountryReferrer,
+  AnalyticsMonthlyReferrer,
 } from './analytics-rollup.entity';
 import { ApiLead } from './api-lead.entity';
 import { AppSecret } from './app-secret.entity';
@@ -26,6 +29,9 @@ export const entities = [
   AnalyticsDailyCountry,
   AnalyticsDailyReferrer,
   AnalyticsDailyCountryReferrer,
+  AnalyticsMonthlyCountry,
+  AnalyticsMonthlyReferrer,
+  AnalyticsMonthlyCountryReferrer,
   AdminUser,
   AdminSession,
   AppSecret,

@@ -3,6 +3,7 @@ import { Migration20261122000000_initial } from './Migration20261122000000_initi
 import { Migration20261122010000_admin_auth } from './Migration20261122010000_admin_auth';
 import { Migration20261122015000_audit_log } from './Migration20261122015000_audit_log';
 import { Migration20261122030000_analytics_rollups } from './Migration20261122030000_analytics_rollups';
+import { Migration20261122031000_analytics_monthly_rollups } from './Migration20261122031000_analytics_monthly_rollups';
 import { Migration20261122040000_consent_partner } from './Migration20261122040000_consent_partner';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
@@ -11,5 +12,9 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122010000_admin_auth', class: Migration20261122010000_admin_auth },
   { name: 'Migration20261122015000_audit_log', class: Migration20261122015000_audit_log },
   { name: 'Migration20261122030000_analytics_rollups', class: Migration20261122030000_analytics_rollups },
+  {
+    name: 'Migration20261122031000_analytics_monthly_rollups',
+    class: Migration20261122031000_analytics_monthly_rollups,
+  },
   { name: 'Migration20261122040000_consent_partner', class: Migration20261122040000_consent_partner },
 ];
