@@ -19,6 +19,8 @@ export type DashboardActionHandlers = {
   onAnalytics: () => void;
   /** Data subject requests: look up, export or delete a person's records (issue 6). */
   onDataRequests: () => void;
+  /** The audit log of admin actions (issue 7). */
+  onAuditLog: () => void;
   onLogout: () => void;
   isRefreshing: boolean;
   isExporting: boolean;
@@ -52,6 +54,7 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
     },
     { key: 'analytics', label: 'Analytics', onClick: h.onAnalytics, variant: 'default' },
     { key: 'data-requests', label: 'Data Requests', onClick: h.onDataRequests, variant: 'default' },
+    { key: 'audit-log', label: 'Audit Log', onClick: h.onAuditLog, variant: 'default' },
     { key: 'logout', label: 'Logout', onClick: h.onLogout, variant: 'outline', loading: h.isLoggingOut },
   );
   return actions;

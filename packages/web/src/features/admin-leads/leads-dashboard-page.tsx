@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
+import { AuditLogDialog } from './audit-log-dialog';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { DashboardHeader, dashboardActions } from './dashboard-header';
 import { DataRequestDialog } from './data-request-dialog';
@@ -34,6 +35,7 @@ export function LeadsDashboardPage() {
   const logout = trpc.adminAuth.logout.useMutation();
   const [isRefreshing, setRefreshing] = useState(false);
   const [dataRequestsOpen, setDataRequestsOpen] = useState(false);
+  const [auditLogOpen, setAuditLogOpen] = useState(false);
 
   // Signed out, or the session ended while the page was open: back to the sign-in page.
   const signedOut =
@@ -89,6 +91,7 @@ export function LeadsDashboardPage() {
     onBackup: () => void createBackup(),
     onAnalytics: () => void navigate({ to: '/admin/analytics' }),
     onDataRequests: () => setDataRequestsOpen(true),
+    onAuditLog: () => setAuditLogOpen(true),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,
@@ -204,6 +207,7 @@ export function LeadsDashboardPage() {
       </Stack>
       <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
       <DataRequestDialog opened={dataRequestsOpen} onClose={() => setDataRequestsOpen(false)} />
+      <AuditLogDialog opened={auditLogOpen} onClose={() => setAuditLogOpen(false)} />
     </Container>
   );
 }

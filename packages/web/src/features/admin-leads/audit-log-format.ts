@@ -1,0 +1,48 @@
+// How audit-log entries read in the dashboard. The server stores machine names (packages/server
+// src/services/audit.service.ts AuditAction); admins see what happened in words.
+
+const ACTION_LABELS: Record<string, string> = {
+  'admin.sign_in': 'Signed in',
+  'admin.sign_in_failed': 'Failed sign-in',
+  'admin.sign_out': 'Signed out',
+  'leads.export': 'Exported leads',
+  'leads.delete': 'Deleted leads',
+  'api_leads.export': 'Exported API leads',
+  'api_leads.delete': 'Deleted API leads',
+  'database.backup': 'Backed up the database',
+  'privacy.lookup': "Looked up a person's data",
+  'privacy.export': "Exported a person's data",
+  'privacy.delete': "Deleted a person's data",
+  'partner_key.create': 'Created a partner API key',
+  'partner_key.revoke': 'Revoked a partner API key',
+};
+
+/** The action in words; an action this build does not know yet is shown as stored. */
+export function describeAction(action: string): string {
+  return ACTION_LABELS[action] ?? action;
+}
+
+const isEmpty = (v: unknown) =>
+  v === undefined ||
+  v === null ||
+  v === '' ||
+  (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);
+
+function pairs(detail: Record<string, unknown>): string[] {
+  return Object.entries(detail)
+    .filter(([, v]) => !isEmpty(v))
+    .map(([k, v]) => `${k}: ${describeValue(v)}`);
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value))
+    return value.length > 3 ? `${value.length} items` : value.map(describeValue).join(', ');
+  if (value !== null && typeof value === 'object')
+    return `{${pairs(value as Record<string, unknown>).join(', ')}}`;
+  return String(value);
+}
+
+/** `key: value` pairs of the entry's detail, e.g. "requested: 3; deleted: 3". */
+export function describeDetail(detail: Record<string, unknown>): string {
+  return pairs(detail).join('; ');
+}
