@@ -176,3 +176,55 @@ describe('API leads CSV export', () => {
     expect(all.rows).toHaveLength(2);
   });
 });
+
+describe('a download cut short', () => {
+  it('frees its database connection and records the export as incomplete', async () => {
+    const pool = t.app.db.pool;
+    await pool.query(
+      `insert into website_lead (first_name, last_name, email, phone, street_address, zip_code, state,
+         birth_month, birth_day, birth_year, consent_given, opt_in_date, opt_in_time)
+       select 'Many', 'Row' || g, 'many' || g || '@example.com', '555-555-5555', repeat('x', 200), '10001', 'VT',
+         1, 1, 1950, true, '2026-01-01', '00:00:00'
+       from generate_series(1, 60000) g`,
+    );
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { request } = await import('node:http');
+    const cookie = `uf_admin=${cookies.uf_admin}`;
+    for (const path of ['/api/admin/export?state=VT', '/api/admin/leads?state=VT']) {
+      await new Promise<void>((resolve, reject) => {
+        const req = request(`${address}${path}`, { headers: { cookie } }, (res) => {
+          expect(res.statusCode).toBe(200);
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+        req.end();
+      });
+    }
+    // No COPY or cursor is left running, and the pool still answers.
+    await expect
+      .poll(
+        async () =>
+          (
+            await pool.query(
+              `select count(*)::int as n from pg_stat_activity
+               where datname = current_database() and (query ilike 'copy (%' or query ilike 'fetch %')
+                 and state <> 'idle'`,
+            )
+          ).rows[0].n,
+        { timeout: 10_000 },
+      )
+      .toBe(0);
+    expect((await pool.query('select 1 as ok')).rows[0].ok).toBe(1);
+    await expect
+      .poll(async () => {
+        const res = await t.app.inject({ url: '/api/admin/audit-log', cookies });
+        return (res.json() as { action: string; detail: { completed?: boolean } }[]).some(
+          (e) => e.action === 'leads.export' && e.detail.completed === false,
+        );
+      })
+      .toBe(true);
+  });
+});
