@@ -46,6 +46,32 @@ describe('admin paths without a session', () => {
     expect(res.json()).toEqual({ error: 'unauthorized', message: 'Please sign in' });
   });
 
+  it('covers every admin path the app registers (from its OpenAPI document)', async () => {
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const open = new Set(['POST /api/admin/login', 'POST /api/admin/logout']);
+    const checked: string[] = [];
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      if (!template.startsWith('/api/admin/')) continue;
+      const url = template.replace(/\{[^}]+\}/g, id);
+      for (const method of Object.keys(operations).map((m) => m.toUpperCase())) {
+        if (open.has(`${method} ${template}`)) continue;
+        const res = await t.app.inject({
+          method: method as 'GET',
+          url,
+          payload: method === 'GET' ? undefined : {},
+        });
+        expect(res.statusCode, `${method} ${template}`).toBe(401);
+        expect(res.json().error).toBe('unauthorized');
+        checked.push(`${method} ${template}`);
+      }
+    }
+    expect(checked).toEqual(
+      expect.arrayContaining(paths.map(([m, u]) => `${m} ${u.replace(id, '{id}').split('?')[0]}`)),
+    );
+  });
+
   it('answers 401 with a forged or logged-out cookie, and through tRPC', async () => {
     const forged = await t.app.inject({ url: '/api/admin/leads', cookies: { uf_admin: 'forged.value' } });
     expect(forged.statusCode).toBe(401);
