@@ -6,7 +6,8 @@
 #   backup.sh once     run one backup and exit (non-zero when it failed)
 #   backup.sh health   exit 0 when the newest scheduled dump is recent enough (container healthcheck)
 #
-# Connection: DATABASE_URL (postgres://user:password@host:port/db), or the standard PG* variables.
+# Connection: the standard libpq variables (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE — what the
+# compose file sets, so no password is on a command line), or DATABASE_URL (postgres://…).
 # POSIX sh: runs in the postgres:15-alpine sidecar and, unchanged, on the CI machine.
 set -eu
 

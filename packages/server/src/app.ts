@@ -53,8 +53,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       config.logLevel === 'silent'
         ? false
         : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
-    // A hop count is valid for Fastify (proxy-addr) though its types only list the other forms.
-    trustProxy: config.trustProxy as boolean | string,
+    trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 5000 },
     genReqId: () => crypto.randomUUID(),

@@ -21,7 +21,15 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default(DEFAULT_SUPPORT_EMAIL),
   BACKUP_DIR: z.string().min(1).optional(),
-  TRUST_PROXY: z.string().default('false'),
+  // Fastify 5.12 ignores a hop count (it cannot tell a proxy from a direct client), so one would
+  // silently trust nothing: refuse it and ask for the proxy's addresses instead.
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .refine(
+      (v) => !/^\s*[1-9]\d*\s*$/.test(v),
+      'a hop count is not supported: list the proxy addresses or CIDRs, e.g. 172.30.80.10 or 10.0.0.0/8',
+    ),
   TIME_ZONE: z
     .string()
     .default('America/New_York')
@@ -72,8 +80,8 @@ export type AppConfig = {
   sessionSecret: string | undefined;
   supportEmail: string;
   backupDir: string;
-  /** Fastify trustProxy: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
-  trustProxy: boolean | number | string;
+  /** Fastify trustProxy: false, true, or a comma-separated list of addresses/CIDRs. */
+  trustProxy: boolean | string;
   timeZone: string;
   logLevel: string;
   webDistDir: string | undefined;
@@ -101,11 +109,10 @@ export class ConfigError extends Error {
   }
 }
 
-function parseTrustProxy(raw: string): boolean | number | string {
+function parseTrustProxy(raw: string): boolean | string {
   const v = raw.trim().toLowerCase();
   if (v === '' || v === 'false' || v === '0' || v === 'no') return false;
   if (v === 'true' || v === 'yes') return true;
-  if (/^\d+$/.test(v)) return Number(v);
   return raw.trim();
 }
 

@@ -121,6 +121,32 @@ describe.skipIf(!inject('testDb').adminUrl)('backup sidecar, run natively', () =
     expect(before.admin_session?.rows).toBe(1);
   }, 120_000);
 
+  it("connects through libpq's variables, as the compose file configures it", () => {
+    const url = new URL(t.db.url);
+    const one = mkdtempSync(path.join(os.tmpdir(), 'uf-backups-pgenv-'));
+    try {
+      const env: Record<string, string> = {
+        PGHOST: url.hostname,
+        PGPORT: url.port || '5432',
+        PGUSER: decodeURIComponent(url.username),
+        PGPASSWORD: decodeURIComponent(url.password),
+        PGDATABASE: url.pathname.slice(1),
+        BACKUP_DIR: one,
+      };
+      const r = spawnSync('sh', [script, 'once'], {
+        env: {
+          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'DATABASE_URL')),
+          ...env,
+        },
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(readdirSync(one)).toEqual([expect.stringMatching(/^scheduled-\d{8}T\d{6}Z\.dump$/)]);
+    } finally {
+      rmSync(one, { recursive: true, force: true });
+    }
+  });
+
   it('reports a failed dump, keeps the good ones and exits non-zero when run once', () => {
     const before = readdirSync(dir).sort();
     const r = runOnce('once', {

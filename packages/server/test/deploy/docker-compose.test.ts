@@ -20,8 +20,13 @@ type Service = {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] | string; interval?: string };
   container_name?: string;
+  networks?: { default?: { ipv4_address?: string } };
 };
-type Compose = { services: Record<string, Service>; volumes: Record<string, unknown> };
+type Compose = {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+  networks?: { default?: { ipam?: { config?: { subnet?: string; ip_range?: string }[] } } };
+};
 
 const compose = parse(read('docker-compose.yml')) as Compose;
 const services = compose.services;
@@ -46,6 +51,13 @@ const mountsOf = (s: Service) =>
     const [source = '', target = ''] = v.split(':');
     return { source, target };
   });
+const ipToNumber = (ip: string) => ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+function inCidr(ip: string, cidr: string): boolean {
+  const [base = '', bits = '32'] = cidr.split('/');
+  const size = 2 ** (32 - Number(bits));
+  const start = Math.floor(ipToNumber(base) / size) * size;
+  return ipToNumber(ip) >= start && ipToNumber(ip) < start + size;
+}
 const hasCommand = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
 describe('docker-compose.yml', () => {
@@ -74,8 +86,7 @@ describe('docker-compose.yml', () => {
     expect(resolveDefault(app.environment?.DATABASE_URL)).toMatch(
       /^postgres:\/\/uf:@postgres:5432\/unclaimed_funds$/,
     );
-    // One trusted hop: the proxy. The Dockerfile's HEALTHCHECK probes /readyz.
-    expect(app.environment?.TRUST_PROXY).toBe('1');
+    // The Dockerfile's HEALTHCHECK probes /readyz.
     expect(read('Dockerfile')).toMatch(/HEALTHCHECK[^\n]*\\\n[^\n]*\/readyz/);
     expect(mountsOf(app)).toContainEqual({ source: 'backups', target: app.environment?.BACKUP_DIR });
   });
@@ -95,6 +106,18 @@ describe('docker-compose.yml', () => {
     expect(caddyfile).not.toMatch(/^\s*trusted_proxies/m);
   });
 
+  it("trusts X-Forwarded-For from the proxy's fixed address only, outside the range others get", () => {
+    const proxyAddress = resolveDefault(service('proxy').networks?.default?.ipv4_address);
+    expect(proxyAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(resolveDefault(service('app').environment?.TRUST_PROXY)).toBe(proxyAddress);
+    const ipam = compose.networks?.default?.ipam?.config?.[0];
+    const subnet = resolveDefault(ipam?.subnet);
+    const dynamic = resolveDefault(ipam?.ip_range);
+    expect(inCidr(proxyAddress, subnet)).toBe(true);
+    expect(inCidr(proxyAddress, dynamic)).toBe(false);
+    expect(inCidr(dynamic.split('/')[0] ?? '', subnet)).toBe(true);
+  });
+
   it('runs the backup sidecar on a schedule into the shared backups volume, keeping N dumps', () => {
     const backup = service('backup');
     expect(backup.build).toBe('infra/backup');
@@ -102,7 +125,13 @@ describe('docker-compose.yml', () => {
     const env = backup.environment ?? {};
     expect(Number(resolveDefault(env.BACKUP_INTERVAL_SECONDS))).toBeGreaterThan(0);
     expect(Number(resolveDefault(env.BACKUP_KEEP))).toBeGreaterThan(0);
-    expect(resolveDefault(env.DATABASE_URL)).toBe(resolveDefault(service('app').environment?.DATABASE_URL));
+    // The same database as the app, through libpq's variables (no password on a command line).
+    const pgEnv = service('postgres').environment ?? {};
+    expect(env.PGHOST).toBe('postgres');
+    expect(env.PGUSER).toBe(pgEnv.POSTGRES_USER);
+    expect(env.PGDATABASE).toBe(pgEnv.POSTGRES_DB);
+    expect(env.PGPASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD\}$/);
+    expect(env.DATABASE_URL).toBeUndefined();
     expect(mountsOf(backup)).toContainEqual({ source: 'backups', target: env.BACKUP_DIR });
     expect(compose.volumes).toHaveProperty('backups');
     expect(backup.healthcheck?.test).toEqual(['CMD', 'backup.sh', 'health']);
