@@ -54,93 +54,90 @@ const mono = (value: string) => (
 type WebsiteColumn = LeadColumn<AdminWebsiteLead> & { sortField?: WebsiteLeadField };
 type ApiColumn = LeadColumn<AdminApiLead> & { sortField?: ApiLeadField };
 
-export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
-  { key: 'id', label: 'ID', render: (r) => mono(r.id) },
-  { key: 'firstName', label: 'First Name', sortField: 'firstName', render: (r) => r.firstName },
-  { key: 'lastName', label: 'Last Name', sortField: 'lastName', render: (r) => r.lastName },
-  { key: 'email', label: 'Email', sortField: 'email', render: (r) => r.email },
-  { key: 'phone', label: 'Phone', sortField: 'phone', render: (r) => r.phone },
-  {
-    key: 'streetAddress',
-    label: 'Street Address',
-    sortField: 'streetAddress',
-    render: (r) => r.streetAddress,
-  },
-  { key: 'zipCode', label: 'ZIP Code', sortField: 'zipCode', render: (r) => r.zipCode },
-  { key: 'state', label: 'State', sortField: 'state', render: (r) => dash(r.state) },
-  { key: 'birthMonth', label: 'Birth Month', sortField: 'birthMonth', render: (r) => r.birthMonth },
-  { key: 'birthDay', label: 'Birth Day', sortField: 'birthDay', render: (r) => r.birthDay },
-  { key: 'birthYear', label: 'Birth Year', sortField: 'birthYear', render: (r) => r.birthYear },
-  { key: 'optInDate', label: 'Opt-In Date', sortField: 'optInDate', render: (r) => r.optInDate },
-  { key: 'optInTime', label: 'Opt-In Time', sortField: 'optInTime', render: (r) => r.optInTime },
-  {
-    key: 'certificationId',
-    label: 'Certification ID',
-    sortField: 'certificationId',
-    // The certification id is the consent receipt's id: it opens the receipt (issue 6).
-    render: (r) =>
-      r.certificationId ? <ConsentReceiptLink leadId={r.id} certificationId={r.certificationId} /> : '—',
-  },
-  { key: 'leadSource', label: 'Lead Source', sortField: 'leadSource', render: (r) => r.leadSource },
-  {
-    key: 'tcpaCompliant',
-    label: 'TCPA',
-    sortField: 'tcpaCompliant',
-    render: (r) => <TcpaBadge value={r.tcpaCompliant} />,
-  },
-  {
-    key: 'consentGiven',
-    label: 'Consent',
-    sortField: 'consentGiven',
-    render: (r) => (r.consentGiven ? 'Yes' : 'No'),
-  },
-  {
-    key: 'optedOut',
-    label: 'Opted Out',
-    sortField: 'optedOut',
-    render: (r) => (
+/** A column that shows one field as text and sorts by it. */
+function field<T>() {
+  return <K extends keyof T & string>(
+    key: K,
+    label: string,
+    render: (row: T) => ReactNode = (row) => dash(row[key] as string | null),
+  ): LeadColumn<T> & { sortField: K } => ({ key, label, sortField: key, render });
+}
+
+/** Columns both lead kinds have, shown the same way in both tables. */
+function sharedColumns<T extends AdminWebsiteLead | AdminApiLead>() {
+  const f = field<T>();
+  return {
+    id: { key: 'id', label: 'ID', render: (r: T) => mono(r.id) },
+    firstName: f('firstName', 'First Name'),
+    lastName: f('lastName', 'Last Name'),
+    streetAddress: f('streetAddress', 'Street Address'),
+    state: f('state', 'State'),
+    phone: f('phone', 'Phone'),
+    birthMonth: f('birthMonth', 'Birth Month'),
+    birthDay: f('birthDay', 'Birth Day'),
+    birthYear: f('birthYear', 'Birth Year'),
+    beneficiary: f('beneficiary', 'Beneficiary'),
+    optedOut: f('optedOut', 'Opted Out', (r) => (
       <OptOutFlag value={r.optedOut} title="On the suppression list: do not contact" color="red" />
-    ),
-  },
-  {
-    key: 'doNotSell',
-    label: 'Do Not Sell',
-    sortField: 'doNotSell',
-    render: (r) => (
-      <OptOutFlag value={r.doNotSell} title="Global Privacy Control: do not sell or share" color="orange" />
-    ),
-  },
-  { key: 'beneficiary', label: 'Beneficiary', sortField: 'beneficiary', render: (r) => dash(r.beneficiary) },
-  { key: 'ipAddress', label: 'IP Address', sortField: 'ipAddress', render: (r) => dash(r.ipAddress) },
-  { key: 'trustedFormUrl', label: 'TrustedForm', render: (r) => <CertificateLink url={r.trustedFormUrl} /> },
-  { key: 'createdAt', label: 'Created At', sortField: 'createdAt', render: (r) => dateTime(r.createdAt) },
+    )),
+    trustedFormUrl: {
+      key: 'trustedFormUrl',
+      label: 'TrustedForm',
+      render: (r: T) => <CertificateLink url={r.trustedFormUrl} />,
+    },
+    createdAt: f('createdAt', 'Created At', (r) => dateTime(r.createdAt)),
+  };
+}
+
+const w = field<AdminWebsiteLead>();
+const ws = sharedColumns<AdminWebsiteLead>();
+
+export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
+  ws.id,
+  ws.firstName,
+  ws.lastName,
+  w('email', 'Email'),
+  ws.phone,
+  ws.streetAddress,
+  w('zipCode', 'ZIP Code'),
+  ws.state,
+  ws.birthMonth,
+  ws.birthDay,
+  ws.birthYear,
+  w('optInDate', 'Opt-In Date'),
+  w('optInTime', 'Opt-In Time'),
+  // The certification id is the consent receipt's id: it opens the receipt (issue 6).
+  w('certificationId', 'Certification ID', (r) =>
+    r.certificationId ? <ConsentReceiptLink leadId={r.id} certificationId={r.certificationId} /> : '—',
+  ),
+  w('leadSource', 'Lead Source'),
+  w('tcpaCompliant', 'TCPA', (r) => <TcpaBadge value={r.tcpaCompliant} />),
+  w('consentGiven', 'Consent', (r) => (r.consentGiven ? 'Yes' : 'No')),
+  ws.optedOut,
+  w('doNotSell', 'Do Not Sell', (r) => (
+    <OptOutFlag value={r.doNotSell} title="Global Privacy Control: do not sell or share" color="orange" />
+  )),
+  ws.beneficiary,
+  w('ipAddress', 'IP Address'),
+  ws.trustedFormUrl,
+  ws.createdAt,
 ];
 
+const as = sharedColumns<AdminApiLead>();
+
 export const API_LEAD_COLUMNS: ApiColumn[] = [
-  { key: 'id', label: 'ID', render: (r) => mono(r.id) },
-  { key: 'firstName', label: 'First Name', sortField: 'firstName', render: (r) => r.firstName },
-  { key: 'lastName', label: 'Last Name', sortField: 'lastName', render: (r) => r.lastName },
-  {
-    key: 'streetAddress',
-    label: 'Street Address',
-    sortField: 'streetAddress',
-    render: (r) => r.streetAddress,
-  },
-  { key: 'city', label: 'City', sortField: 'city', render: (r) => r.city },
-  { key: 'state', label: 'State', sortField: 'state', render: (r) => r.state },
-  { key: 'phone', label: 'Phone', sortField: 'phone', render: (r) => r.phone },
-  { key: 'birthMonth', label: 'Birth Month', sortField: 'birthMonth', render: (r) => r.birthMonth },
-  { key: 'birthDay', label: 'Birth Day', sortField: 'birthDay', render: (r) => r.birthDay },
-  { key: 'birthYear', label: 'Birth Year', sortField: 'birthYear', render: (r) => r.birthYear },
-  { key: 'beneficiary', label: 'Beneficiary', sortField: 'beneficiary', render: (r) => dash(r.beneficiary) },
-  {
-    key: 'optedOut',
-    label: 'Opted Out',
-    sortField: 'optedOut',
-    render: (r) => (
-      <OptOutFlag value={r.optedOut} title="On the suppression list: do not contact" color="red" />
-    ),
-  },
-  { key: 'trustedFormUrl', label: 'TrustedForm', render: (r) => <CertificateLink url={r.trustedFormUrl} /> },
-  { key: 'createdAt', label: 'Created At', sortField: 'createdAt', render: (r) => dateTime(r.createdAt) },
+  as.id,
+  as.firstName,
+  as.lastName,
+  as.streetAddress,
+  field<AdminApiLead>()('city', 'City'),
+  as.state,
+  as.phone,
+  as.birthMonth,
+  as.birthDay,
+  as.birthYear,
+  as.beneficiary,
+  as.optedOut,
+  as.trustedFormUrl,
+  as.createdAt,
 ];

@@ -4,7 +4,7 @@ import { US_STATE_CODES } from '@uf/shared/state-sites';
 
 // The filter cards of spec §2/§5. Values are strings; '' and 'all' mean "no filter" and are never sent.
 
-type FilterField =
+export type FilterField =
   | { key: string; label: string; type: 'select'; options: { value: string; label: string }[] }
   | { key: string; label: string; type: 'date' };
 

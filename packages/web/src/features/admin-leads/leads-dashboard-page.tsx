@@ -12,9 +12,8 @@ import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { DashboardHeader, dashboardActions } from './dashboard-header';
 import { DataRequestDialog } from './data-request-dialog';
 import { API_LEAD_COLUMNS, WEBSITE_LEAD_COLUMNS } from './lead-columns';
-import { API_FILTER_FIELDS, LeadFilters, WEBSITE_FILTER_FIELDS } from './lead-filters';
-import { LeadsTable } from './leads-table';
-import { StatCards } from './stat-cards';
+import { API_FILTER_FIELDS, WEBSITE_FILTER_FIELDS } from './lead-filters';
+import { LeadsSection } from './leads-section';
 import { useApiLeads, useWebsiteLeads } from './use-leads';
 
 const isUnauthorized = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.unauthorized;
@@ -109,24 +108,18 @@ export function LeadsDashboardPage() {
       <Stack gap="lg">
         <DashboardHeader title="Leads Dashboard" actions={actions} />
 
-        <StatCards
-          cards={[
-            { label: 'Total Leads', value: ws?.totalLeads },
-            { label: 'Daily Leads', value: ws?.dailyLeads },
-            { label: 'Weekly Leads', value: ws?.weeklyLeads },
-            { label: 'Monthly Leads', value: ws?.monthlyLeads },
-            { label: 'Consent Rate', value: ws ? `${ws.consentRate}%` : undefined },
-          ]}
-          error={website.stats.isError ? ADMIN_TOASTS.fetchStatsFailed : undefined}
-        />
-        <LeadFilters
-          title="Filters"
-          fields={WEBSITE_FILTER_FIELDS}
-          values={website.listing.filters}
-          onChange={website.listing.setFilter}
-        />
         <section aria-label="Website leads">
-          <LeadsTable
+          <LeadsSection
+            cards={[
+              { label: 'Total Leads', value: ws?.totalLeads },
+              { label: 'Daily Leads', value: ws?.dailyLeads },
+              { label: 'Weekly Leads', value: ws?.weeklyLeads },
+              { label: 'Monthly Leads', value: ws?.monthlyLeads },
+              { label: 'Consent Rate', value: ws ? `${ws.consentRate}%` : undefined },
+            ]}
+            statsError={website.stats.isError ? ADMIN_TOASTS.fetchStatsFailed : undefined}
+            filterTitle="Filters"
+            filterFields={WEBSITE_FILTER_FIELDS}
             texts={{
               title: 'Leads Data',
               loading: 'Loading leads...',
@@ -135,12 +128,7 @@ export function LeadsDashboardPage() {
               rowName: (row) => `lead ${fullName(row)}`,
             }}
             columns={WEBSITE_LEAD_COLUMNS}
-            listing={website.listing}
-            rows={website.rows}
-            total={website.list.data?.total}
-            isLoading={website.list.isPending}
-            isError={website.list.isError}
-            onDelete={website.actions.askDeleteOne}
+            leads={website}
           />
         </section>
 
@@ -151,22 +139,16 @@ export function LeadsDashboardPage() {
             <Title order={2} id="api-leads-heading">
               API Leads
             </Title>
-            <StatCards
+            <LeadsSection
               cards={[
                 { label: 'Total API Leads', value: as?.totalApiLeads },
                 { label: 'Daily API Leads', value: as?.dailyApiLeads },
                 { label: 'Weekly API Leads', value: as?.weeklyApiLeads },
                 { label: 'Monthly API Leads', value: as?.monthlyApiLeads },
               ]}
-              error={api.stats.isError ? ADMIN_TOASTS.fetchApiStatsFailed : undefined}
-            />
-            <LeadFilters
-              title="API Lead Filters"
-              fields={API_FILTER_FIELDS}
-              values={api.listing.filters}
-              onChange={api.listing.setFilter}
-            />
-            <LeadsTable
+              statsError={api.stats.isError ? ADMIN_TOASTS.fetchApiStatsFailed : undefined}
+              filterTitle="API Lead Filters"
+              filterFields={API_FILTER_FIELDS}
               texts={{
                 title: 'API Leads Data',
                 loading: 'Loading API leads...',
@@ -175,13 +157,8 @@ export function LeadsDashboardPage() {
                 rowName: (row) => `API lead ${fullName(row)}`,
               }}
               columns={API_LEAD_COLUMNS}
-              listing={api.listing}
-              rows={api.rows}
-              total={api.list.data?.total}
-              isLoading={api.list.isPending}
-              isError={api.list.isError}
-              onDelete={api.actions.askDeleteOne}
-              actions={
+              leads={api}
+              tableActions={
                 <Group gap="xs">
                   {apiSelected > 0 && (
                     <Button

@@ -1,0 +1,50 @@
+import { Stack } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { LeadColumn } from './lead-columns';
+import { type FilterField, LeadFilters } from './lead-filters';
+import { LeadsTable, type LeadsTableTexts } from './leads-table';
+import { type StatCard, StatCards } from './stat-cards';
+import type { LeadListing } from './use-lead-listing';
+
+type Leads<T> = {
+  listing: LeadListing;
+  rows: T[] | undefined;
+  list: { data?: { total: number }; isPending: boolean; isError: boolean };
+  actions: { askDeleteOne: (row: T) => void };
+};
+
+/** One lead kind on the dashboard: its stat cards, filter card and table. */
+export function LeadsSection<T extends { id: string }>(props: {
+  cards: StatCard[];
+  statsError?: string;
+  filterTitle: string;
+  filterFields: FilterField[];
+  texts: LeadsTableTexts<T>;
+  columns: LeadColumn<T>[];
+  leads: Leads<T>;
+  tableActions?: ReactNode;
+}) {
+  const { leads } = props;
+  return (
+    <Stack gap="lg">
+      <StatCards cards={props.cards} error={props.statsError} />
+      <LeadFilters
+        title={props.filterTitle}
+        fields={props.filterFields}
+        values={leads.listing.filters}
+        onChange={leads.listing.setFilter}
+      />
+      <LeadsTable
+        texts={props.texts}
+        columns={props.columns}
+        listing={leads.listing}
+        rows={leads.rows}
+        total={leads.list.data?.total}
+        isLoading={leads.list.isPending}
+        isError={leads.list.isError}
+        onDelete={leads.actions.askDeleteOne}
+        actions={props.tableActions}
+      />
+    </Stack>
+  );
+}
