@@ -26,48 +26,41 @@ export type LeadTable = {
   notFoundMessage: string;
 };
 
-const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = {
+/** Fields both lead tables store the same way. */
+const SHARED_COLUMNS = {
   id: { column: 'id', kind: 'uuid' },
   firstName: { column: 'first_name', kind: 'text' },
   lastName: { column: 'last_name', kind: 'text' },
-  email: { column: 'email', kind: 'text' },
-  phone: { column: 'phone', kind: 'text' },
   streetAddress: { column: 'street_address', kind: 'text' },
-  zipCode: { column: 'zip_code', kind: 'text' },
   state: { column: 'state', kind: 'text' },
+  phone: { column: 'phone', kind: 'text' },
   birthMonth: { column: 'birth_month', kind: 'int' },
   birthDay: { column: 'birth_day', kind: 'int' },
   birthYear: { column: 'birth_year', kind: 'int' },
+  beneficiary: { column: 'beneficiary', kind: 'text' },
+  trustedFormUrl: { column: 'trusted_form_url', kind: 'text' },
+  createdAt: { column: 'created_at', kind: 'timestamp' },
+  // A SQL expression is a column too: suppressed leads carry opted_out_at (issue 6).
+  optedOut: { column: '(opted_out_at is not null)', kind: 'bool' },
+} satisfies Record<WebsiteLeadField & ApiLeadField, Column>;
+
+const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = {
+  ...SHARED_COLUMNS,
+  email: { column: 'email', kind: 'text' },
+  zipCode: { column: 'zip_code', kind: 'text' },
   optInDate: { column: 'opt_in_date', kind: 'text' },
   optInTime: { column: 'opt_in_time', kind: 'text' },
   certificationId: { column: 'certification_id', kind: 'text' },
   leadSource: { column: 'lead_source', kind: 'text' },
   tcpaCompliant: { column: 'tcpa_compliant', kind: 'text' },
-  beneficiary: { column: 'beneficiary', kind: 'text' },
   ipAddress: { column: 'ip_address', kind: 'text' },
-  trustedFormUrl: { column: 'trusted_form_url', kind: 'text' },
-  createdAt: { column: 'created_at', kind: 'timestamp' },
   consentGiven: { column: 'consent_given', kind: 'bool' },
-  // A SQL expression is a column too: suppressed leads carry opted_out_at (issue 6).
-  optedOut: { column: '(opted_out_at is not null)', kind: 'bool' },
   doNotSell: { column: 'do_not_sell', kind: 'bool' },
 };
 
 const API_COLUMNS: Record<ApiLeadField, Column> = {
-  id: { column: 'id', kind: 'uuid' },
-  firstName: { column: 'first_name', kind: 'text' },
-  lastName: { column: 'last_name', kind: 'text' },
-  streetAddress: { column: 'street_address', kind: 'text' },
+  ...SHARED_COLUMNS,
   city: { column: 'city', kind: 'text' },
-  state: { column: 'state', kind: 'text' },
-  phone: { column: 'phone', kind: 'text' },
-  birthMonth: { column: 'birth_month', kind: 'int' },
-  birthDay: { column: 'birth_day', kind: 'int' },
-  birthYear: { column: 'birth_year', kind: 'int' },
-  beneficiary: { column: 'beneficiary', kind: 'text' },
-  trustedFormUrl: { column: 'trusted_form_url', kind: 'text' },
-  createdAt: { column: 'created_at', kind: 'timestamp' },
-  optedOut: { column: '(opted_out_at is not null)', kind: 'bool' },
 };
 
 export const WEBSITE_LEADS: LeadTable = {
