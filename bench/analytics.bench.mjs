@@ -1,0 +1,353 @@
+// `npm run bench analytics`: visitor analytics figures for issue 5, all in one run on this machine.
+//
+//  1. POST /api/analytics/track at 64 connections (autocannon) against the built server on a fresh
+//     PostgreSQL database, next to a bare Fastify route answering 204 started by this same script.
+//     Goal: at least half the baseline's requests/s, p99 ≤ 25 ms.
+//  2. GET /api/admin/analytics p50 with 1,000,000 and then 10,000,000 seeded events (a year of
+//     traffic, skewed over ~60 countries and ~300 referrers). Goal: ≤ 60 ms at 10M.
+//
+// Needs a PostgreSQL: BENCH_DATABASE_URL or DATABASE_URL (an admin URL; a scratch database is created
+// and dropped). Options: --duration <s> (per run, default 10), --rounds <n> (alternating baseline/track
+// runs, default 2), --skip-load, --skip-scale, --sizes 1000000,10000000.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pg = createRequire(path.join(root, 'packages/server/package.json'))('pg');
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(`--${name}`);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const DURATION = Number(option('duration', '10'));
+const SIZES = option('sizes', '1000000,10000000').split(',').map(Number);
+const CONNECTIONS = 64;
+const ROUNDS = Number(option('rounds', '2'));
+const ROLLUPS = [
+  'analytics_daily_type',
+  'analytics_daily_country',
+  'analytics_daily_referrer',
+  'analytics_daily_country_referrer',
+  'analytics_monthly_country',
+  'analytics_monthly_referrer',
+  'analytics_monthly_country_referrer',
+];
+const BROWSER_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const ADMIN = { username: 'bench-admin', password: 'bench-password-123' };
+
+const adminUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+if (!adminUrl) {
+  console.error('analytics bench: set BENCH_DATABASE_URL or DATABASE_URL to a PostgreSQL admin URL.');
+  process.exit(2);
+}
+
+const children = new Set();
+function stopAll() {
+  for (const child of children) child.kill('SIGTERM');
+}
+process.on('exit', stopAll);
+process.on('SIGINT', () => process.exit(130));
+
+function withDatabase(url, name) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function adminQuery(sql) {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** Starts a node process and resolves once `ready(output)` says so. */
+async function startProcess(label, argv, env, ready) {
+  const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env } });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let output = '';
+  child.stdout.on('data', (d) => {
+    output += d;
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+  });
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${label} exited early:\n${output}`);
+    const result = await ready(output);
+    if (result) return { child, result };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${label} did not start:\n${output}`);
+}
+
+async function stopProcess(child) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+async function startAppServer(databaseUrl, port) {
+  const { child } = await startProcess(
+    'server',
+    ['packages/server/dist/main.js'],
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+    },
+    async () => {
+      try {
+        return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
+      } catch {
+        return false;
+      }
+    },
+  );
+  return child;
+}
+
+function load(url, duration) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        method: 'POST',
+        connections: CONNECTIONS,
+        duration,
+        headers: { 'content-type': 'application/json', 'user-agent': BROWSER_UA },
+        body: JSON.stringify({
+          eventType: 'page_view',
+          page: 'home',
+          referrer: 'https://www.google.com/',
+          sessionId: 'bench-session-0001',
+        }),
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+async function measureLoad(label, url) {
+  await load(url, 3); // warm-up: JIT, connection pools, prepared statements
+  const r = await load(url, DURATION);
+  const ok = r['2xx'];
+  return {
+    label,
+    reqPerSec: Math.round(ok / DURATION),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    ok,
+    failed: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+const fmt = (n) => n.toLocaleString('en-US');
+
+/** Prints rows of same-keyed objects as an aligned text table. */
+function printTable(rows) {
+  const keys = Object.keys(rows[0] ?? {});
+  const width = (k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length));
+  const line = (cells) => cells.map((c, i) => String(c).padEnd(width(keys[i]))).join('  ');
+  console.info(line(keys));
+  for (const r of rows) console.info(line(keys.map((k) => r[k])));
+}
+
+async function loadBenchmark(databaseUrl) {
+  const { child: bare, result: barePort } = await startProcess(
+    'bare fastify',
+    ['bench/support/bare-fastify.mjs'],
+    {},
+    async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null),
+  );
+  const port = 21_000 + Math.floor(Math.random() * 10_000);
+  const server = await startAppServer(databaseUrl, port);
+  const db = new pg.Client({ connectionString: databaseUrl });
+  db.on('error', () => {}); // the scratch database is dropped with force at the end
+  await db.connect();
+  await db.query(`truncate analytics_event, ${ROLLUPS.join(', ')}`);
+
+  // Alternating rounds, so a burst of other work on the machine does not fall on one target only.
+  const rows = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    rows.push({
+      round,
+      ...(await measureLoad('bare Fastify 204', `http://127.0.0.1:${barePort}/api/analytics/track`)),
+    });
+    rows.push({
+      round,
+      ...(await measureLoad('POST /api/analytics/track', `http://127.0.0.1:${port}/api/analytics/track`)),
+    });
+  }
+  await stopProcess(bare);
+  await stopProcess(server);
+  const stored = Number((await db.query('select count(*) from analytics_event')).rows[0].count);
+  const counted = Number(
+    (await db.query('select coalesce(sum(count), 0) as n from analytics_daily_type')).rows[0].n,
+  );
+  await db.end();
+
+  console.info(
+    `\nTrack ingestion, ${CONNECTIONS} connections, ${DURATION} s per run (autocannon, same machine):`,
+  );
+  printTable(
+    rows.map((r) => ({
+      round: r.round,
+      target: r.label,
+      'req/s': fmt(r.reqPerSec),
+      'p50 ms': r.p50,
+      'p99 ms': r.p99,
+      '2xx': fmt(r.ok),
+      'non-2xx/errors': r.failed,
+    })),
+  );
+  const of = (label) => rows.filter((r) => r.label === label);
+  const rate = (label) => of(label).reduce((sum, r) => sum + r.reqPerSec, 0) / ROUNDS;
+  const baseline = rate('bare Fastify 204');
+  const track = rate('POST /api/analytics/track');
+  const worstP99 = Math.max(...of('POST /api/analytics/track').map((r) => r.p99));
+  console.info(
+    `mean track ${fmt(Math.round(track))} req/s vs baseline ${fmt(Math.round(baseline))} req/s: ratio ${(track / baseline).toFixed(2)} (goal ≥ 0.50) · ` +
+      `track p99 (worst round) ${worstP99} ms (goal ≤ 25 ms) · events stored ${fmt(stored)} = rollup total ${fmt(counted)} ` +
+      `(runs + warm-ups) · load average before: ${os.loadavg()[0].toFixed(2)}`,
+  );
+}
+
+const TYPES = `(array['page_view','page_view','page_view','page_view','page_view','page_view','form_submit','form_submit','survey_started','button_click'])`;
+const COUNTRIES = `(array['US','CA','GB','DE','FR','IN','MX','AU','BR','NL','ES','IT','SE','PL','JP','KR','PH','NG','ZA','IE','NZ','SG','AR','CO','CL','PE','TR','IL','AE','SA','EG','KE','PK','BD','VN','TH','MY','ID','CN','TW','HK','RU','UA','RO','HU','CZ','AT','CH','BE','DK','NO','FI','PT','GR','BG','RS','HR','SK','LT','LV'])`;
+
+/** Adds `count` raw events spread over the last 365 days, in 1M-row statements. */
+async function seedEvents(db, count) {
+  for (let done = 0; done < count; done += 1_000_000) {
+    const n = Math.min(1_000_000, count - done);
+    await db.query(
+      `insert into analytics_event (created_at, event_type, page, referrer, referrer_host, referrer_url, session_id, country)
+       select now() - random() * interval '365 days', ${TYPES}[1 + floor(random() * 10)::int], 'home',
+              case when r.i = 0 then 'direct' else 'https://site' || r.i || '.example/' end,
+              case when r.i = 0 then 'direct' else 'site' || r.i || '.example' end,
+              case when r.i = 0 then 'direct' else 'https://site' || r.i || '.example/' end,
+              md5(g::text), r.country
+       from generate_series(1, $1) g,
+       lateral (select floor(power(random(), 3) * 300)::int as i,
+                       ${COUNTRIES}[1 + floor(power(random(), 2) * 60)::int] as country, g as seq) r`,
+      [n],
+    );
+    process.stdout.write(`  seeded ${fmt(done + n)} / ${fmt(count)}\r`);
+  }
+  process.stdout.write('\n');
+}
+
+async function timeSummary(base, cookie, query, runs = 40) {
+  const url = `${base}/api/admin/analytics${query ? `?${new URLSearchParams(query)}` : ''}`;
+  const get = async () => {
+    const started = performance.now();
+    const res = await fetch(url, { headers: { cookie } });
+    if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+    await res.json();
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 5; i++) await get();
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push(await get());
+  times.sort((a, b) => a - b);
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  return { p50: at(0.5), p95: at(0.95) };
+}
+
+async function scaleBenchmark(databaseUrl) {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  await db.query(
+    'truncate analytics_event, analytics_daily_type, analytics_daily_country, analytics_daily_referrer, analytics_daily_country_referrer',
+  );
+  const rows = [];
+  let seeded = 0;
+  const recent = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+  const variants = [
+    ['no filters (the dashboard default)', null],
+    ['country=DE', { country: 'DE' }],
+    ['eventType=form_submit', { eventType: 'form_submit' }],
+    ['last 30 days', { startDate: recent }],
+  ];
+  for (const size of SIZES) {
+    console.info(`\nSeeding ${fmt(size)} events...`);
+    let t = performance.now();
+    await seedEvents(db, size - seeded);
+    seeded = size;
+    const seedSeconds = (performance.now() - t) / 1000;
+    t = performance.now();
+    const rebuild = spawn(
+      process.execPath,
+      ['packages/server/dist/cli.js', 'analytics:rebuild-rollups', '--from', '2000-01-01'],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+        stdio: 'inherit',
+      },
+    );
+    const [code] = await once(rebuild, 'exit');
+    if (code !== 0) throw new Error('rebuilding rollups failed');
+    const rebuildSeconds = (performance.now() - t) / 1000;
+    await db.query('vacuum analyze');
+    const counts = [];
+    for (const table of ['analytics_event', ...ROLLUPS]) {
+      counts.push(`${table}=${fmt(Number((await db.query(`select count(*) from ${table}`)).rows[0].count))}`);
+    }
+    console.info(
+      `  seeded in ${seedSeconds.toFixed(1)} s, rollups rebuilt in ${rebuildSeconds.toFixed(1)} s; rows: ${counts.join(', ')}`,
+    );
+
+    const port = 21_000 + Math.floor(Math.random() * 10_000);
+    const server = await startAppServer(databaseUrl, port);
+    const base = `http://127.0.0.1:${port}`;
+    const login = await fetch(`${base}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    if (login.status !== 200) throw new Error(`sign-in failed: ${login.status}`);
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    for (const [label, query] of variants) {
+      const { p50, p95 } = await timeSummary(base, cookie, query);
+      rows.push({ events: fmt(size), query: label, 'p50 ms': p50.toFixed(1), 'p95 ms': p95.toFixed(1) });
+    }
+    await stopProcess(server);
+  }
+  await db.end();
+  console.info('\nGET /api/admin/analytics (sequential requests over HTTP, after 5 warm-up requests):');
+  printTable(rows);
+  return rows;
+}
+
+const dbName = `uf_bench_${Date.now().toString(36)}`;
+await adminQuery(`create database ${dbName}`);
+const databaseUrl = withDatabase(adminUrl, dbName);
+try {
+  // Migrate once (the first server start does it) so both parts start from a ready schema.
+  const migrated = await startAppServer(databaseUrl, 21_000 + Math.floor(Math.random() * 10_000));
+  await stopProcess(migrated);
+  if (!flag('skip-load')) await loadBenchmark(databaseUrl);
+  if (!flag('skip-scale')) await scaleBenchmark(databaseUrl);
+} finally {
+  stopAll();
+  await adminQuery(`drop database if exists ${dbName} with (force)`);
+}
