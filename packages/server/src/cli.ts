@@ -2,9 +2,8 @@ import { adminCommands } from './cli/admin.commands';
 import { analyticsCommands } from './cli/analytics.commands';
 import { apiKeyCommands } from './cli/api-key.commands';
 import { backupCommands } from './cli/backup.commands';
-import { type CliCommand, type CliContext, parseArgs, UsageError } from './cli/command';
+import { type CliCommand, createCliContext, parseArgs, UsageError } from './cli/command';
 import { ConfigError, loadConfig } from './config';
-import { connectForCommand } from './db/connect';
 import { AppError } from './errors';
 
 // Operator commands: `npm run cli -- <command> [args]`. Uses the same configuration as the server
@@ -30,19 +29,10 @@ async function main() {
     process.exit(name === 'help' || name === '--help' ? 0 : 2);
   }
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
-  const ctx: CliContext = {
-    config,
-    out: (line) => console.info(line),
-    async withDatabase(fn) {
-      const c = await connectForCommand(config);
-      try {
-        return await fn(c);
-      } finally {
-        await c.close();
-      }
-    },
-  };
-  await command.run(ctx, parseArgs(rest));
+  await command.run(
+    createCliContext(config, (line) => console.info(line)),
+    parseArgs(rest),
+  );
 }
 
 main().catch((err: unknown) => {

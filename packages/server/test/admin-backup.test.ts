@@ -6,9 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { backupCommands } from '../src/cli/backup.commands';
-import { type CliContext, parseArgs, UsageError } from '../src/cli/command';
+import { createCliContext, parseArgs, UsageError } from '../src/cli/command';
 import { loadConfig } from '../src/config';
-import { connectForCommand } from '../src/db/connect';
 import { startEmbeddedDatabase } from '../src/db/embedded';
 import { seedAdmin, signIn } from './support/admin';
 import { insertApiLead, insertWebsiteLead } from './support/leads';
@@ -47,19 +46,7 @@ async function seed(pool: pg.Pool) {
 
 function cli(env: Record<string, string>) {
   const lines: string[] = [];
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
-  const ctx: CliContext = {
-    config,
-    out: (line) => lines.push(line),
-    async withDatabase(fn) {
-      const c = await connectForCommand(config);
-      try {
-        return await fn(c);
-      } finally {
-        await c.close();
-      }
-    },
-  };
+  const ctx = createCliContext(loadConfig({ LOG_LEVEL: 'silent', ...env }), (line) => lines.push(line));
   const run = async (...argv: string[]) => {
     const [name, ...rest] = argv;
     const command = backupCommands.find((c) => c.name === name);

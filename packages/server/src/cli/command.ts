@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config';
-import type { Connected } from '../db/connect';
+import { type Connected, connectForCommand } from '../db/connect';
 
 export type CliContext = {
   config: AppConfig;
@@ -7,6 +7,22 @@ export type CliContext = {
   withDatabase<T>(fn: (c: Connected) => Promise<T>): Promise<T>;
   out(line: string): void;
 };
+
+/** The context commands run with: `out` for their output, the configured database on demand. */
+export function createCliContext(config: AppConfig, out: (line: string) => void): CliContext {
+  return {
+    config,
+    out,
+    async withDatabase(fn) {
+      const c = await connectForCommand(config);
+      try {
+        return await fn(c);
+      } finally {
+        await c.close();
+      }
+    },
+  };
+}
 
 export type CliCommand = {
   name: string;
