@@ -218,10 +218,8 @@ describe('POST /api/partner/leads', () => {
 
   it('flags an API lead whose phone is on the suppression list', async () => {
     const body = partnerLead();
-    await t.app.db.orm.em.fork().transactional(async (tx) => {
-      const { addSuppression } = await import('../src/services/suppression.service');
-      await addSuppression(tx, { phone: body.phone }, 'data_request');
-    });
+    const { addSuppression } = await import('../src/services/suppression.service');
+    await addSuppression(t.app.db.pool, { phone: body.phone }, 'data_request');
     const { id } = (await post(body)).json();
     const row = (await t.app.db.pool.query('select opted_out_at from api_lead where id = $1', [id])).rows[0];
     expect(row.opted_out_at).toBeInstanceOf(Date);

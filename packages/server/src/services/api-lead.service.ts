@@ -14,10 +14,6 @@ export type NewApiLead = {
   birthYear: number;
   beneficiary?: string | null;
   trustedFormUrl?: string | null;
-  /** The partner whose API key sent the lead (partner API). */
-  partnerId?: string | null;
-  /** Since when the lead's phone is on the suppression list, if it is. */
-  optedOutAt?: Date | null;
   /** When the lead arrived; defaults to now (set explicitly by imports and tests). */
   createdAt?: Date;
 };
@@ -36,8 +32,6 @@ export async function createApiLead(em: EntityManager, input: NewApiLead): Promi
     birthYear: input.birthYear,
     beneficiary: input.beneficiary ?? null,
     trustedFormUrl: input.trustedFormUrl ?? null,
-    partnerId: input.partnerId ?? null,
-    optedOutAt: input.optedOutAt ?? null,
     createdAt: input.createdAt ?? new Date(),
   });
   await em.flush();

@@ -7,8 +7,9 @@ import { ConsentText } from '../db/entities/consent-text.entity';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { AppError } from '../errors';
 
-// Consent evidence per website lead (ADR 030): the receipt is written in the lead's transaction and a
-// database trigger refuses any later UPDATE; the disclosure text is stored once, addressed by hash.
+// Consent evidence per website lead (ADR 030): the receipt is written in the lead's statement
+// (lead.service.ts) and a database trigger refuses any later UPDATE; the disclosure text is stored once,
+// addressed by hash.
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
@@ -37,37 +38,6 @@ export function tcpaCompliantFor(evidence: ReceiptEvidence): 'true' | 'false' {
     evidence.consentTextHash && evidence.ipAddress && evidence.userAgent && evidence.pageUrl,
   );
   return evidence.consentGiven && complete ? 'true' : 'false';
-}
-
-export type NewReceipt = ReceiptEvidence & {
-  id: string;
-  leadId: string;
-  consentTextVersion: string;
-  trustedFormUrl: string | null;
-  gpc: boolean;
-  createdAt: Date;
-};
-
-/** Stores the current disclosure once (first use), then the receipt; call inside the lead's transaction. */
-export async function writeConsentReceipt(tx: EntityManager, receipt: NewReceipt): Promise<void> {
-  await tx.execute(
-    'insert into consent_text (hash, version, body) values (?, ?, ?) on conflict (hash) do nothing',
-    [CURRENT_CONSENT_TEXT.hash, CURRENT_CONSENT_TEXT.version, CURRENT_CONSENT_TEXT.body],
-  );
-  tx.create(ConsentReceipt, {
-    id: receipt.id,
-    leadId: receipt.leadId,
-    consentGiven: receipt.consentGiven,
-    consentTextHash: receipt.consentTextHash ?? CURRENT_CONSENT_TEXT.hash,
-    consentTextVersion: receipt.consentTextVersion,
-    ipAddress: receipt.ipAddress,
-    userAgent: receipt.userAgent,
-    pageUrl: receipt.pageUrl,
-    trustedFormUrl: receipt.trustedFormUrl,
-    gpc: receipt.gpc,
-    createdAt: receipt.createdAt,
-  });
-  await tx.flush();
 }
 
 export type ConsentReceiptView = {

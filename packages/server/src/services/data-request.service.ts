@@ -1,8 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeEmail, phoneDigits } from '@uf/shared/data-request.schema';
 import type { Pool } from 'pg';
 import { recordAudit } from './audit.service';
-import { addSuppression, emailHash, type Identifiers, lockEmail, phoneHash } from './suppression.service';
+import { inTransaction, type Sql } from './pg-transaction';
+import { addSuppression, emailHash, emailLockName, type Identifiers, phoneHash } from './suppression.service';
 
 // Data subject requests (ADR 033): everything held for an e-mail address or phone number — website
 // leads, API leads, consent receipts, suppression entries — found, exported or deleted in one action.
@@ -18,38 +18,43 @@ function keysOf(ids: Identifiers) {
   return { email: ids.email ? normalizeEmail(ids.email) : '', digits: digits.length === 10 ? digits : '' };
 }
 
-const WEBSITE_MATCH = "(lower(l.email) = ? and ? <> '') or (phone_digits(l.phone) = ? and ? <> '')";
+const WEBSITE_MATCH = "(lower(l.email) = $1 and $1 <> '') or (phone_digits(l.phone) = $2 and $2 <> '')";
 
-export async function findPersonalData(em: EntityManager, ids: Identifiers) {
+export async function findPersonalData(sql: Sql, ids: Identifiers) {
   const k = keysOf(ids);
-  const websiteLeads = await em.execute<Record<string, unknown>[]>(
+  const rowsOf = async (text: string, values: unknown[]) =>
+    (await sql.query<Record<string, unknown>>(text, values)).rows;
+  const websiteLeads = await rowsOf(
     `select l.id, l.first_name, l.last_name, l.email, l.phone, l.street_address, l.zip_code, l.state,
             l.birth_month, l.birth_day, l.birth_year, l.consent_given, l.opt_in_date, l.opt_in_time,
             l.certification_id, l.lead_source, l.tcpa_compliant, l.beneficiary, l.ip_address, l.user_agent,
             l.trusted_form_url, l.opted_out_at, l.do_not_sell, l.created_at, l.updated_at
      from website_lead l where ${WEBSITE_MATCH} order by l.created_at`,
-    [k.email, k.email, k.digits, k.digits],
+    [k.email, k.digits],
   );
-  const apiLeads = await em.execute<Record<string, unknown>[]>(
+  const apiLeads = await rowsOf(
     `select a.id, a.first_name, a.last_name, a.street_address, a.city, a.state, a.phone, a.birth_month,
             a.birth_day, a.birth_year, a.beneficiary, a.trusted_form_url, p.name as partner, a.opted_out_at,
             a.created_at
      from api_lead a left join partner p on p.id = a.partner_id
-     where phone_digits(a.phone) = ? and ? <> '' order by a.created_at`,
-    [k.digits, k.digits],
+     where phone_digits(a.phone) = $1 and $1 <> '' order by a.created_at`,
+    [k.digits],
   );
-  const receipts = await em.execute<Record<string, unknown>[]>(
+  const receipts = await rowsOf(
     `select r.id, r.lead_id, r.consent_given, r.consent_text_version, r.consent_text_hash, t.body as consent_text,
             r.ip_address, r.user_agent, r.page_url, r.trusted_form_url, r.gpc, r.created_at
      from consent_receipt r join consent_text t on t.hash = r.consent_text_hash
      join website_lead l on l.id = r.lead_id
      where ${WEBSITE_MATCH} order by r.created_at`,
-    [k.email, k.email, k.digits, k.digits],
+    [k.email, k.digits],
   );
-  const suppression = await em.execute<{ kind: string; source: string; created_at: Date }[]>(
-    'select kind, source, created_at from suppression where (kind = ? and value_hash = ?) or (kind = ? and value_hash = ?) order by created_at',
-    ['email', k.email ? emailHash(k.email) : '', 'phone', k.digits ? phoneHash(k.digits) : ''],
-  );
+  const suppression = (
+    await sql.query<{ kind: string; source: string; created_at: Date }>(
+      `select kind, source, created_at from suppression
+       where (kind = 'email' and value_hash = $1) or (kind = 'phone' and value_hash = $2) order by created_at`,
+      [k.email ? emailHash(k.email) : '', k.digits ? phoneHash(k.digits) : ''],
+    )
+  ).rows;
   return {
     websiteLeads: websiteLeads.map((r) => ({
       id: String(r.id),
@@ -134,8 +139,8 @@ function auditSubject(ids: Identifiers) {
   return { emailHash: k.email ? emailHash(k.email) : null, phoneHash: k.digits ? phoneHash(k.digits) : null };
 }
 
-export async function lookupPersonalData(em: EntityManager, pool: Pool, ids: Identifiers, actor: Actor) {
-  const data = await findPersonalData(em, ids);
+export async function lookupPersonalData(pool: Pool, ids: Identifiers, actor: Actor) {
+  const data = await findPersonalData(pool, ids);
   await recordAudit(pool, {
     actor: actor.username,
     action: 'privacy.lookup',
@@ -145,8 +150,8 @@ export async function lookupPersonalData(em: EntityManager, pool: Pool, ids: Ide
   return { ...data, counts: counts(data) };
 }
 
-export async function exportPersonalData(em: EntityManager, pool: Pool, ids: Identifiers, actor: Actor) {
-  const data = await findPersonalData(em, ids);
+export async function exportPersonalData(pool: Pool, ids: Identifiers, actor: Actor) {
+  const data = await findPersonalData(pool, ids);
   await recordAudit(pool, {
     actor: actor.username,
     action: 'privacy.export',
@@ -161,26 +166,26 @@ export async function exportPersonalData(em: EntityManager, pool: Pool, ids: Ide
 }
 
 /** Deletes every lead and receipt of the person in one transaction and keeps them suppressed. */
-export async function deletePersonalData(em: EntityManager, pool: Pool, ids: Identifiers, actor: Actor) {
+export async function deletePersonalData(pool: Pool, ids: Identifiers, actor: Actor) {
   const k = keysOf(ids);
-  const deleted = await em.transactional(async (tx) => {
-    // A submission of this address waits for the deletion, then finds it suppressed.
-    if (k.email) await lockEmail(tx, k.email);
-    const receipts = await tx.execute<{ n: number }[]>(
-      `select count(*)::int as n from consent_receipt r join website_lead l on l.id = r.lead_id where ${WEBSITE_MATCH}`,
-      [k.email, k.email, k.digits, k.digits],
+  // A submission of this address waits for the deletion, then finds it suppressed.
+  const deleted = await inTransaction(pool, k.email ? [emailLockName(k.email)] : [], async (client) => {
+    // Receipts go with their lead (on delete cascade); counted first so the answer can say how many.
+    const { rows } = await client.query<{ website: number; api: number; receipts: number }>(
+      `with receipts as (
+         select count(*)::int as n from consent_receipt r join website_lead l on l.id = r.lead_id where ${WEBSITE_MATCH}
+       ), website as (
+         delete from website_lead l where ${WEBSITE_MATCH} returning 1
+       ), api as (
+         delete from api_lead where phone_digits(phone) = $2 and $2 <> '' returning 1
+       )
+       select (select count(*)::int from website) as website, (select count(*)::int from api) as api,
+              (select n from receipts) as receipts`,
+      [k.email, k.digits],
     );
-    // Receipts go with their lead (on delete cascade).
-    const website = await tx.execute<{ id: string }[]>(
-      `delete from website_lead l where ${WEBSITE_MATCH} returning l.id`,
-      [k.email, k.email, k.digits, k.digits],
-    );
-    const api = await tx.execute<{ id: string }[]>(
-      "delete from api_lead where phone_digits(phone) = ? and ? <> '' returning id",
-      [k.digits, k.digits],
-    );
-    await addSuppression(tx, { email: k.email || null, phone: k.digits || null }, 'data_request');
-    return { websiteLeads: website.length, apiLeads: api.length, consentReceipts: receipts[0]?.n ?? 0 };
+    await addSuppression(client, { email: k.email || null, phone: k.digits || null }, 'data_request');
+    const r = rows[0] ?? { website: 0, api: 0, receipts: 0 };
+    return { websiteLeads: r.website, apiLeads: r.api, consentReceipts: r.receipts };
   });
   await recordAudit(pool, {
     actor: actor.username,

@@ -1,14 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Beneficiary } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { LeadSubmission } from '@uf/shared/lead.schema';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { stateFromZip } from '@uf/shared/zip-state';
+import type { Pool } from 'pg';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { AppError } from '../errors';
-import { CURRENT_CONSENT_TEXT, tcpaCompliantFor, writeConsentReceipt } from './consent.service';
-import { lockEmail, suppressedSince } from './suppression.service';
+import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from './consent.service';
+import { inTransaction, isUniqueViolation } from './pg-transaction';
+import { emailLockName, SUPPRESSED_SINCE_SQL, suppressionHashes } from './suppression.service';
 import { dateAndTimeIn } from './time';
 
 export type SubmissionMeta = {
@@ -26,14 +28,24 @@ export type SubmissionMeta = {
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** Numbered parameters for hand-written SQL: `p(value)` appends the value and returns its $n. */
+function params() {
+  const values: unknown[] = [];
+  return { values, p: (value: unknown) => `$${values.push(value)}` };
+}
+
 /**
  * Stores a website lead and its consent receipt in one transaction (ADR 030): either both exist or
- * neither. The owner token lets only the submitting browser set the beneficiary.
+ * neither. One statement writes the disclosure text (first use), the lead (flagged when its e-mail or
+ * phone is already suppressed) and the receipt; before it, the transaction takes the e-mail's advisory
+ * lock, which an opt-out of the same address also takes. BEGIN + lock, the statement, COMMIT: three
+ * round trips. The owner token lets only the submitting browser set the beneficiary.
  */
-export async function submitLead(em: EntityManager, input: LeadSubmission, meta: SubmissionMeta) {
+export async function submitLead(pool: Pool, input: LeadSubmission, meta: SubmissionMeta) {
   const now = meta.now ?? new Date();
   const { date, time } = dateAndTimeIn(now, meta.timeZone);
   const ownerToken = randomBytes(32).toString('base64url');
+  const leadId = crypto.randomUUID();
   const receiptId = crypto.randomUUID();
   const evidence = {
     consentGiven: input.consentGiven,
@@ -42,55 +54,41 @@ export async function submitLead(em: EntityManager, input: LeadSubmission, meta:
     userAgent: meta.userAgent,
     pageUrl: meta.pageUrl,
   };
+  const hashes = suppressionHashes({ email: input.email, phone: input.phone });
+  const { values, p } = params();
+  const text = CURRENT_CONSENT_TEXT;
+  const sql = `
+    with consent_text_row as (
+      insert into consent_text (hash, version, body) values (${p(text.hash)}, ${p(text.version)}, ${p(text.body)})
+      on conflict (hash) do nothing
+    ), lead as (
+      insert into website_lead (id, first_name, last_name, email, phone, street_address, zip_code, state,
+        birth_month, birth_day, birth_year, consent_given, opt_in_date, opt_in_time, certification_id,
+        lead_source, tcpa_compliant, ip_address, user_agent, trusted_form_url, opted_out_at, do_not_sell,
+        owner_token_hash, created_at, updated_at)
+      values (${p(leadId)}, ${p(input.firstName)}, ${p(input.lastName)}, ${p(input.email)}, ${p(input.phone)},
+        ${p(input.streetAddress)}, ${p(input.zipCode)}, ${p(stateFromZip(input.zipCode))},
+        ${p(Number(input.birthMonth))}, ${p(Number(input.birthDay))}, ${p(Number(input.birthYear))},
+        ${p(input.consentGiven)}, ${p(date)}, ${p(time)}, ${p(receiptId)}, 'website', ${p(tcpaCompliantFor(evidence))},
+        ${p(meta.ipAddress)}, ${p(meta.userAgent)}, ${p(meta.trustedFormUrl)},
+        (${SUPPRESSED_SINCE_SQL(p(hashes.email), p(hashes.phone))}),
+        ${p(meta.gpc)}, ${p(hashToken(ownerToken))}, ${p(now)}, ${p(now)})
+      returning id
+    )
+    insert into consent_receipt (id, lead_id, consent_given, consent_text_hash, consent_text_version,
+      ip_address, user_agent, page_url, trusted_form_url, gpc, created_at)
+    select ${p(receiptId)}, lead.id, ${p(input.consentGiven)}, ${p(text.hash)}, ${p(text.version)},
+      ${p(meta.ipAddress)}, ${p(meta.userAgent)}, ${p(meta.pageUrl)}, ${p(meta.trustedFormUrl)}, ${p(meta.gpc)}, ${p(now)}
+    from lead`;
   try {
-    const id = await em.transactional(async (tx) => {
-      await lockEmail(tx, input.email);
-      const optedOutAt = await suppressedSince(tx, { email: input.email, phone: input.phone });
-      const lead = tx.create(WebsiteLead, {
-        firstName: input.firstName,
-        lastName: input.lastName,
-        email: input.email,
-        phone: input.phone,
-        streetAddress: input.streetAddress,
-        zipCode: input.zipCode,
-        state: stateFromZip(input.zipCode),
-        birthMonth: Number(input.birthMonth),
-        birthDay: Number(input.birthDay),
-        birthYear: Number(input.birthYear),
-        consentGiven: input.consentGiven,
-        optInDate: date,
-        optInTime: time,
-        certificationId: receiptId,
-        leadSource: 'website',
-        tcpaCompliant: tcpaCompliantFor(evidence),
-        ipAddress: meta.ipAddress,
-        userAgent: meta.userAgent,
-        trustedFormUrl: meta.trustedFormUrl,
-        optedOutAt,
-        doNotSell: meta.gpc,
-        ownerTokenHash: hashToken(ownerToken),
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tx.flush();
-      await writeConsentReceipt(tx, {
-        ...evidence,
-        id: receiptId,
-        leadId: lead.id,
-        consentTextVersion: CURRENT_CONSENT_TEXT.version,
-        trustedFormUrl: meta.trustedFormUrl,
-        gpc: meta.gpc,
-        createdAt: now,
-      });
-      return lead.id;
-    });
-    return { id, ownerToken };
+    await inTransaction(pool, [emailLockName(input.email)], (client) => client.query(sql, values));
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) {
+    if (isUniqueViolation(err, 'website_lead_email_unique')) {
       throw new AppError(ERROR_CODES.duplicateEmail, PUBLIC_TOASTS.duplicateEmail.message);
     }
     throw err;
   }
+  return { id: leadId, ownerToken };
 }
 
 /** What the public flow may read back: the id and the derived state, nothing personal. */

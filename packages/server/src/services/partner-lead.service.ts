@@ -1,16 +1,17 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { phoneDigits } from '@uf/shared/data-request.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { PartnerLead } from '@uf/shared/partner.schema';
+import type { Pool } from 'pg';
 import { AppError } from '../errors';
-import { createApiLead } from './api-lead.service';
 import { sha256Hex } from './consent.service';
 import type { PartnerIdentity } from './partner-key.service';
-import { suppressedSince } from './suppression.service';
+import { inTransaction } from './pg-transaction';
+import { SUPPRESSED_SINCE_SQL, suppressionHashes } from './suppression.service';
 
 // POST /api/partner/leads (ADR 032): idempotent by Idempotency-Key, one lead per partner, phone and last
-// name per 24 hours. Both rules hold under concurrency because each takes a transaction-scoped
-// advisory lock before it looks.
+// name per 24 hours. Both rules hold under concurrency because the transaction first takes advisory
+// locks on (partner, key) and on (partner, phone, last name), then looks, then writes: BEGIN + locks,
+// one read, one write, COMMIT.
 
 export const DUPLICATE_WINDOW_HOURS = 24;
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -21,75 +22,89 @@ function requestHash(input: PartnerLead): string {
   return sha256Hex(JSON.stringify(sorted));
 }
 
+type Look = {
+  stored_hash: string | null;
+  stored_id: string | null;
+  duplicate_id: string | null;
+  suppressed_since: Date | null;
+};
+
 export async function createPartnerLead(
-  em: EntityManager,
+  pool: Pool,
   partner: PartnerIdentity,
   input: PartnerLead,
   options: { idempotencyKey?: string },
 ): Promise<{ id: string; replayed: boolean }> {
-  const key = options.idempotencyKey;
+  const key = options.idempotencyKey ?? '';
   const hash = requestHash(input);
-  return em.transactional(async (tx) => {
-    if (key) {
-      await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
-        `idem:${partner.partnerId}:${key}`,
-      ]);
-      await tx.execute(
-        `delete from partner_idempotency where partner_id = ? and idempotency_key = ?
-         and created_at < now() - make_interval(hours => ?)`,
-        [partner.partnerId, key, IDEMPOTENCY_TTL_HOURS],
-      );
-      const stored = await tx.execute<{ request_hash: string; response_body: { id: string } }[]>(
-        'select request_hash, response_body from partner_idempotency where partner_id = ? and idempotency_key = ?',
-        [partner.partnerId, key],
-      );
-      const previous = stored[0];
-      if (previous) {
-        if (previous.request_hash !== hash) {
-          throw new AppError(
-            ERROR_CODES.unprocessable,
-            'This Idempotency-Key was already used for a different request. Use a new key for a new lead.',
-          );
-        }
-        return { id: previous.response_body.id, replayed: true };
-      }
-    }
+  const digits = phoneDigits(input.phone);
+  const lastName = input.lastName.toLowerCase();
+  const hashes = suppressionHashes({ phone: input.phone });
+  const locks = [`partner:dup:${partner.partnerId}:${digits}:${lastName}`];
+  if (key) locks.push(`partner:idem:${partner.partnerId}:${key}`);
 
-    const digits = phoneDigits(input.phone);
-    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
-      `dup:${partner.partnerId}:${digits}:${input.lastName.toLowerCase()}`,
-    ]);
-    const duplicates = await tx.execute<{ id: string }[]>(
-      `select id from api_lead
-       where partner_id = ? and phone_digits(phone) = ? and lower(last_name) = lower(?)
-         and created_at > now() - make_interval(hours => ?)
-       order by created_at desc limit 1`,
-      [partner.partnerId, digits, input.lastName, DUPLICATE_WINDOW_HOURS],
+  return inTransaction(pool, locks, async (client) => {
+    const { rows } = await client.query<Look>(
+      `with expired as (
+         delete from partner_idempotency
+         where partner_id = $1 and idempotency_key = $2 and created_at < now() - make_interval(hours => $3)
+       )
+       select
+         (select request_hash from partner_idempotency where partner_id = $1 and idempotency_key = $2
+            and created_at >= now() - make_interval(hours => $3)) as stored_hash,
+         (select response_body ->> 'id' from partner_idempotency where partner_id = $1 and idempotency_key = $2
+            and created_at >= now() - make_interval(hours => $3)) as stored_id,
+         (select id from api_lead where partner_id = $1 and phone_digits(phone) = $4 and lower(last_name) = $5
+            and created_at > now() - make_interval(hours => $6) order by created_at desc limit 1) as duplicate_id,
+         (${SUPPRESSED_SINCE_SQL("''", '$7')}) as suppressed_since`,
+      [partner.partnerId, key, IDEMPOTENCY_TTL_HOURS, digits, lastName, DUPLICATE_WINDOW_HOURS, hashes.phone],
     );
-    const existing = duplicates[0];
-    if (existing) {
+    const look = rows[0] as Look;
+    if (look.stored_hash !== null) {
+      if (look.stored_hash !== hash) {
+        throw new AppError(
+          ERROR_CODES.unprocessable,
+          'This Idempotency-Key was already used for a different request. Use a new key for a new lead.',
+        );
+      }
+      return { id: look.stored_id ?? '', replayed: true };
+    }
+    if (look.duplicate_id) {
       throw new AppError(
         ERROR_CODES.conflict,
         `You already sent a lead with this phone number and last name in the last ${DUPLICATE_WINDOW_HOURS} hours.`,
         undefined,
-        { existingId: existing.id },
+        { existingId: look.duplicate_id },
       );
     }
-
-    const { id } = await createApiLead(tx, {
-      ...input,
-      beneficiary: input.beneficiary ?? null,
-      trustedFormUrl: input.trustedFormUrl ?? null,
-      partnerId: partner.partnerId,
-      optedOutAt: await suppressedSince(tx, { phone: input.phone }),
-    });
-    if (key) {
-      await tx.execute(
-        `insert into partner_idempotency (partner_id, idempotency_key, request_hash, response_status, response_body)
-         values (?, ?, ?, 201, ?::jsonb)`,
-        [partner.partnerId, key, hash, JSON.stringify({ id })],
-      );
-    }
+    const id = crypto.randomUUID();
+    await client.query(
+      `with lead as (
+         insert into api_lead (id, first_name, last_name, street_address, city, state, phone, birth_month,
+           birth_day, birth_year, beneficiary, trusted_form_url, partner_id, opted_out_at, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now())
+       )
+       insert into partner_idempotency (partner_id, idempotency_key, request_hash, response_status, response_body)
+       select $13, $15, $16, 201, jsonb_build_object('id', $1::uuid) where $15 <> ''`,
+      [
+        id,
+        input.firstName,
+        input.lastName,
+        input.streetAddress,
+        input.city,
+        input.state,
+        input.phone,
+        input.birthMonth,
+        input.birthDay,
+        input.birthYear,
+        input.beneficiary ?? null,
+        input.trustedFormUrl ?? null,
+        partner.partnerId,
+        look.suppressed_since,
+        key,
+        hash,
+      ],
+    );
     return { id, replayed: false };
   });
 }

@@ -1,17 +1,16 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeEmail, phoneDigits } from '@uf/shared/data-request.schema';
 import { UNSUBSCRIBE_ANSWER } from '@uf/shared/unsubscribe.schema';
+import type { Pool } from 'pg';
 import { sha256Hex } from './consent.service';
+import { inTransaction, type Sql } from './pg-transaction';
 
 // The suppression list (ADR 031): who must not be contacted, kept as SHA-256 hashes of the normalised
 // e-mail address (trimmed, lower case) or phone number (10 digits) — the usual form of hashed
-// suppression files, so the operator can scrub other lists against it. Leads that match carry opted_out_at, so tables and exports show it
-// without hashing every row on read.
+// suppression files, so the operator can scrub other lists against it. Leads that match carry
+// opted_out_at, so tables and exports show it without hashing every row on read.
 
 export type Identifiers = { email?: string | null; phone?: string | null };
 export type SuppressionSource = 'unsubscribe_page' | 'data_request';
-
-const LOCK_NAMESPACE = 727_274_006;
 
 export function emailHash(email: string): string {
   return sha256Hex(normalizeEmail(email));
@@ -21,71 +20,52 @@ export function phoneHash(phone: string): string {
   return sha256Hex(phoneDigits(phone));
 }
 
-function hashesOf(ids: Identifiers): { kind: 'email' | 'phone'; hash: string }[] {
-  const out: { kind: 'email' | 'phone'; hash: string }[] = [];
-  if (ids.email) out.push({ kind: 'email', hash: emailHash(ids.email) });
-  if (ids.phone && phoneDigits(ids.phone).length === 10)
-    out.push({ kind: 'phone', hash: phoneHash(ids.phone) });
-  return out;
-}
+const validPhone = (phone: string | null | undefined): phone is string =>
+  Boolean(phone) && phoneDigits(phone ?? '').length === 10;
 
 /**
- * Serialises a lead submission and an opt-out of the same e-mail address (transaction-scoped lock),
+ * The advisory lock a submission and an opt-out of the same e-mail address share (transaction-scoped),
  * so an opt-out never slips between a submission's check and its insert.
  */
-export async function lockEmail(tx: EntityManager, email: string): Promise<void> {
-  await tx.execute('select pg_advisory_xact_lock(?, hashtext(?))', [LOCK_NAMESPACE, emailHash(email)]);
+export const emailLockName = (email: string) => `suppression:email:${emailHash(email)}`;
+
+/** The hashes to match: '' never equals a stored hash, so an absent identifier matches nothing. */
+export function suppressionHashes(ids: Identifiers): { email: string; phone: string } {
+  return {
+    email: ids.email ? emailHash(ids.email) : '',
+    phone: validPhone(ids.phone) ? phoneHash(ids.phone) : '',
+  };
 }
 
-/** When the identity was first suppressed, or null when it is not on the list. */
-export async function suppressedSince(tx: EntityManager, ids: Identifiers): Promise<Date | null> {
-  const hashes = hashesOf(ids);
-  if (hashes.length === 0) return null;
-  const rows = await tx.execute<{ since: Date | string | null }[]>(
-    `select min(created_at) as since from suppression
-     where (kind = 'email' and value_hash = ?) or (kind = 'phone' and value_hash = ?)`,
-    [hashes.find((h) => h.kind === 'email')?.hash ?? '', hashes.find((h) => h.kind === 'phone')?.hash ?? ''],
-  );
-  const since = rows[0]?.since;
-  return since ? new Date(since) : null;
-}
+/** SQL (for a CTE or a subquery) of when the identifiers were first suppressed, with their $n params. */
+export const SUPPRESSED_SINCE_SQL = (emailParam: string, phoneParam: string) =>
+  `select min(created_at) as since from suppression
+   where (kind = 'email' and value_hash = ${emailParam}) or (kind = 'phone' and value_hash = ${phoneParam})`;
 
 /** Puts the identifiers on the list (idempotent) and flags every lead that carries them. */
-export async function addSuppression(
-  tx: EntityManager,
-  ids: Identifiers,
-  source: SuppressionSource,
-): Promise<void> {
-  for (const { kind, hash } of hashesOf(ids)) {
-    await tx.execute(
-      'insert into suppression (kind, value_hash, source) values (?, ?, ?) on conflict (kind, value_hash) do nothing',
-      [kind, hash, source],
-    );
-  }
-  if (ids.email) {
-    await tx.execute(
-      'update website_lead set opted_out_at = now() where lower(email) = ? and opted_out_at is null',
-      [normalizeEmail(ids.email)],
-    );
-  }
-  if (ids.phone && phoneDigits(ids.phone).length === 10) {
-    const digits = phoneDigits(ids.phone);
-    await tx.execute(
-      'update website_lead set opted_out_at = now() where phone_digits(phone) = ? and opted_out_at is null',
-      [digits],
-    );
-    await tx.execute(
-      'update api_lead set opted_out_at = now() where phone_digits(phone) = ? and opted_out_at is null',
-      [digits],
-    );
-  }
+export async function addSuppression(sql: Sql, ids: Identifiers, source: SuppressionSource): Promise<void> {
+  const hashes = suppressionHashes(ids);
+  const email = ids.email ? normalizeEmail(ids.email) : '';
+  const digits = validPhone(ids.phone) ? phoneDigits(ids.phone) : '';
+  await sql.query(
+    `with added as (
+       insert into suppression (kind, value_hash, source)
+       select kind, hash, $3 from (values ('email', $1::text), ('phone', $2::text)) v (kind, hash) where hash <> ''
+       on conflict (kind, value_hash) do nothing
+     ), website as (
+       update website_lead set opted_out_at = now()
+       where opted_out_at is null and ((lower(email) = $4 and $4 <> '') or (phone_digits(phone) = $5 and $5 <> ''))
+     )
+     update api_lead set opted_out_at = now()
+     where opted_out_at is null and phone_digits(phone) = $5 and $5 <> ''`,
+    [hashes.email, hashes.phone, source, email, digits],
+  );
 }
 
 /** POST /api/unsubscribe: the same answer whether or not the address is known, so it reveals nothing. */
-export async function unsubscribe(em: EntityManager, email: string) {
-  await em.transactional(async (tx) => {
-    await lockEmail(tx, email);
-    await addSuppression(tx, { email }, 'unsubscribe_page');
-  });
+export async function unsubscribe(pool: Pool, email: string) {
+  await inTransaction(pool, [emailLockName(email)], (client) =>
+    addSuppression(client, { email }, 'unsubscribe_page'),
+  );
   return { ...UNSUBSCRIBE_ANSWER };
 }

@@ -10,7 +10,7 @@ export function createLeadRouter(supportEmail: string) {
   const submitSchema = withConsentEvidence(createLeadSubmissionSchema(supportEmail));
   return router({
     submit: publicProcedure.input(submitSchema).mutation(async ({ ctx, input }) => {
-      const { id, ownerToken } = await leads.submitLead(ctx.services.em(), input, {
+      const { id, ownerToken } = await leads.submitLead(ctx.services.db.pool, input, {
         ipAddress: clientIp(ctx.req),
         userAgent: userAgent(ctx.req),
         timeZone: ctx.config.timeZone,

@@ -53,7 +53,7 @@ export function createPartnerRouter() {
   return router({
     createLead: partnerProcedure.input(partnerLeadSchema).mutation(async ({ ctx, input }) => {
       const idempotencyKey = idempotencyKeyOf(ctx.req);
-      const { id, replayed } = await createPartnerLead(ctx.services.em(), ctx.partner, input, {
+      const { id, replayed } = await createPartnerLead(ctx.services.db.pool, ctx.partner, input, {
         idempotencyKey,
       });
       if (replayed) ctx.reply.header('idempotent-replayed', 'true');

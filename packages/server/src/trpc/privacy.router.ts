@@ -16,24 +16,18 @@ export function createPrivacyRouter(supportEmail: string) {
   return router({
     unsubscribe: publicProcedure
       .input(createUnsubscribeSchema(supportEmail))
-      .mutation(({ ctx, input }) => unsubscribe(ctx.services.em(), input.email)),
+      .mutation(({ ctx, input }) => unsubscribe(ctx.services.db.pool, input.email)),
     consentReceipt: adminProcedure
       .input(leadIdSchema)
       .query(({ ctx, input }) => getConsentReceipt(ctx.services.em(), input.id)),
     lookup: adminProcedure
       .input(dataRequestSchema)
-      .mutation(({ ctx, input }) =>
-        lookupPersonalData(ctx.services.em(), ctx.services.db.pool, input, actorOf(ctx)),
-      ),
+      .mutation(({ ctx, input }) => lookupPersonalData(ctx.services.db.pool, input, actorOf(ctx))),
     export: adminProcedure
       .input(dataRequestSchema)
-      .mutation(({ ctx, input }) =>
-        exportPersonalData(ctx.services.em(), ctx.services.db.pool, input, actorOf(ctx)),
-      ),
+      .mutation(({ ctx, input }) => exportPersonalData(ctx.services.db.pool, input, actorOf(ctx))),
     delete: adminProcedure
       .input(dataRequestSchema)
-      .mutation(({ ctx, input }) =>
-        deletePersonalData(ctx.services.em(), ctx.services.db.pool, input, actorOf(ctx)),
-      ),
+      .mutation(({ ctx, input }) => deletePersonalData(ctx.services.db.pool, input, actorOf(ctx))),
   });
 }
