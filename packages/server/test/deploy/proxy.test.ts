@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServerProcess } from '../support/server-process';
+import { freePort, type ServerProcess, startServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-db';
 
 // The compose proxy (infra/proxy/Caddyfile) run natively with Debian's Caddy in front of the built
@@ -18,17 +17,6 @@ const caddyfile = path.resolve(import.meta.dirname, '../../../../infra/proxy/Cad
 const hasCaddy = spawnSync('sh', ['-c', 'command -v caddy']).status === 0;
 const TOKEN = 'proxy-test-metrics-token-0123456789abcdef';
 const VISITOR = '127.0.0.5';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** One HTTP request from the visitor's own loopback address. */
 function visit(

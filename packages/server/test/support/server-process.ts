@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 
 // The built server (packages/server/dist/main.js) as its own process, as production runs it.
@@ -69,5 +70,17 @@ export function runCli(args: string[], env: Record<string, string>) {
     env: { ...process.env, ...env },
     encoding: 'utf8',
     timeout: 120_000,
+  });
+}
+
+/** A TCP port that was free a moment ago, for programs that must be told their port in advance. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+    srv.on('error', reject);
   });
 }
