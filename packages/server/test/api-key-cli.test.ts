@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyCommands } from '../src/cli/api-key.commands';
-import type { CliContext } from '../src/cli/command';
-import { parseArgs } from '../src/cli/command';
-import type { Connected } from '../src/db/connect';
+import { createCliContext, parseArgs } from '../src/cli/command';
+import { loadConfig } from '../src/config';
 import { startTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -13,16 +12,15 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Runs a command the way `npm run cli` does: its own connection to the test database. */
 async function run(line: string): Promise<string[]> {
   const [name, ...args] = line.split(' ');
   const command = apiKeyCommands.find((c) => c.name === name);
   if (!command) throw new Error(`no command ${name}`);
   const out: string[] = [];
-  const ctx: CliContext = {
-    config: t.config,
-    out: (l) => out.push(l),
-    withDatabase: (fn) => fn({ db: t.app.db } as Connected),
-  };
+  const ctx = createCliContext(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: t.db.url }), (l) =>
+    out.push(l),
+  );
   await command.run(ctx, parseArgs(args));
   return out;
 }
