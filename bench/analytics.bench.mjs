@@ -11,14 +11,18 @@
 // runs, default 2), --skip-load, --skip-scale, --sizes 1000000,10000000.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const pg = createRequire(path.join(root, 'packages/server/package.json'))('pg');
+import {
+  pg,
+  printTable,
+  root,
+  runSql,
+  startProcess,
+  stopAll,
+  stopProcess,
+  withDatabase,
+} from './support/processes.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
@@ -47,57 +51,6 @@ const adminUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
 if (!adminUrl) {
   console.error('analytics bench: set BENCH_DATABASE_URL or DATABASE_URL to a PostgreSQL admin URL.');
   process.exit(2);
-}
-
-const children = new Set();
-function stopAll() {
-  for (const child of children) child.kill('SIGTERM');
-}
-process.on('exit', stopAll);
-process.on('SIGINT', () => process.exit(130));
-
-function withDatabase(url, name) {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function adminQuery(sql) {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-/** Starts a node process and resolves once `ready(output)` says so. */
-async function startProcess(label, argv, env, ready) {
-  const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env } });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let output = '';
-  child.stdout.on('data', (d) => {
-    output += d;
-  });
-  child.stderr.on('data', (d) => {
-    output += d;
-  });
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${label} exited early:\n${output}`);
-    const result = await ready(output);
-    if (result) return { child, result };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${label} did not start:\n${output}`);
-}
-
-async function stopProcess(child) {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
 }
 
 async function startAppServer(databaseUrl, port) {
@@ -159,15 +112,6 @@ async function measureLoad(label, url) {
 }
 
 const fmt = (n) => n.toLocaleString('en-US');
-
-/** Prints rows of same-keyed objects as an aligned text table. */
-function printTable(rows) {
-  const keys = Object.keys(rows[0] ?? {});
-  const width = (k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length));
-  const line = (cells) => cells.map((c, i) => String(c).padEnd(width(keys[i]))).join('  ');
-  console.info(line(keys));
-  for (const r of rows) console.info(line(keys.map((k) => r[k])));
-}
 
 async function loadBenchmark(databaseUrl) {
   const { child: bare, result: barePort } = await startProcess(
@@ -339,7 +283,7 @@ async function scaleBenchmark(databaseUrl) {
 }
 
 const dbName = `uf_bench_${Date.now().toString(36)}`;
-await adminQuery(`create database ${dbName}`);
+await runSql(adminUrl, `create database ${dbName}`);
 const databaseUrl = withDatabase(adminUrl, dbName);
 try {
   // Migrate once (the first server start does it) so both parts start from a ready schema.
@@ -349,5 +293,5 @@ try {
   if (!flag('skip-scale')) await scaleBenchmark(databaseUrl);
 } finally {
   stopAll();
-  await adminQuery(`drop database if exists ${dbName} with (force)`);
+  await runSql(adminUrl, `drop database if exists ${dbName} with (force)`);
 }

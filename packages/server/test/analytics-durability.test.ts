@@ -1,64 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BROWSER_UA } from './support/analytics';
+import { type ServerProcess, startServerProcess } from './support/server-process';
 import { createTestDatabase, type TestDatabase } from './support/test-db';
 
 // Group commit's promise, checked the hard way: the built server is killed with SIGKILL while events
 // pour in; after a restart every event that was answered 200 must be in the database, and the rollups
 // must agree with the raw rows (they are written by the same statement).
-const entry = path.resolve(import.meta.dirname, '../dist/main.js');
 let db: TestDatabase | undefined;
-let child: ChildProcess | undefined;
-
-async function startServer(databaseUrl: string, port: number): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, [entry], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  proc.stdout?.on('data', (d) => {
-    output += d;
-  });
-  proc.stderr?.on('data', (d) => {
-    output += d;
-  });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}): ${output}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return proc;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server not ready: ${output}`);
-}
+let server: ServerProcess | undefined;
 
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGKILL');
-    await new Promise((r) => child?.once('exit', r));
-  }
+  await server?.stop('SIGKILL');
   await db?.drop();
 });
 
 describe('analytics durability', () => {
   it('keeps every acknowledged event when the server is killed mid-load (SIGKILL)', async () => {
-    if (!existsSync(entry)) throw new Error(`${entry} is missing: build the server first (npm test does)`);
     db = await createTestDatabase();
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    child = await startServer(db.url, port);
-    const url = `http://127.0.0.1:${port}/api/analytics/track`;
+    server = await startServerProcess({ DATABASE_URL: db.url });
+    const url = `${server.url}/api/analytics/track`;
     // A slow disk, simulated: every batch statement takes 20 ms longer, so at the moment of the kill
     // many events are in flight. Answering before the commit would show up as missing events.
     const setup = new pg.Client({ connectionString: db.url });
@@ -91,14 +52,12 @@ describe('analytics durability', () => {
     };
     const workers = Array.from({ length: 64 }, (_, w) => worker(w));
     while (acknowledged.size < 500) await new Promise((r) => setTimeout(r, 5));
-    const killed = new Promise((r) => child?.once('exit', r));
-    child.kill('SIGKILL');
-    await killed;
+    await server.stop('SIGKILL');
     stop = true;
     await Promise.all(workers);
     expect(sent).toBeGreaterThan(acknowledged.size); // some requests were cut off unanswered
 
-    child = await startServer(db.url, port);
+    server = await startServerProcess({ DATABASE_URL: db.url });
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
@@ -113,7 +72,6 @@ describe('analytics durability', () => {
     } finally {
       await client.end();
     }
-    child.kill('SIGTERM');
-    await new Promise((r) => child?.once('exit', r));
+    expect(await server.stop('SIGTERM')).toBe(0);
   });
 });

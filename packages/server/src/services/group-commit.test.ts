@@ -6,21 +6,26 @@ class Transient extends Error {}
 
 type Deferred = { resolve(): void; reject(err: unknown): void; items: number[] };
 
+/** Options every committer in these tests shares; each test supplies its own `write`. */
+const base: Omit<GroupCommitOptions<number>, 'write'> = {
+  isRowError: (err) => err instanceof RowError,
+  isTransient: (err) => err instanceof Transient,
+  rowRejected: () => new Error('row refused'),
+  unavailable: (reason) => new Error(reason),
+  maxBatch: 100,
+  concurrency: 1,
+  maxQueue: 1000,
+};
+
 /** A committer whose writes stay open until the test settles them, so batching can be observed. */
 function harness(overrides: Partial<GroupCommitOptions<number>> = {}) {
   const writes: Deferred[] = [];
   const committer = new GroupCommitter<number>({
+    ...base,
     write: (items) =>
       new Promise<void>((resolve, reject) => {
         writes.push({ resolve, reject, items: [...items] });
       }),
-    isRowError: (err) => err instanceof RowError,
-    isTransient: (err) => err instanceof Transient,
-    rowRejected: () => new Error('row refused'),
-    unavailable: (reason) => new Error(reason),
-    maxBatch: 100,
-    concurrency: 1,
-    maxQueue: 1000,
     ...overrides,
   });
   return { committer, writes };
@@ -86,17 +91,11 @@ describe('GroupCommitter', () => {
   it('stores the good rows of a batch and refuses only the bad one', async () => {
     const stored: number[] = [];
     const committer = new GroupCommitter<number>({
+      ...base,
       write: async (items) => {
         if (items.includes(13)) throw new RowError('bad row');
         stored.push(...items);
       },
-      isRowError: (err) => err instanceof RowError,
-      isTransient: () => false,
-      rowRejected: () => new Error('row refused'),
-      unavailable: (reason) => new Error(reason),
-      maxBatch: 100,
-      concurrency: 1,
-      maxQueue: 1000,
     });
     const results = await Promise.allSettled([11, 12, 13, 14].map((n) => committer.push(n)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
@@ -121,17 +120,11 @@ describe('GroupCommitter', () => {
 
     let attempts = 0;
     const flaky = new GroupCommitter<number>({
+      ...base,
       write: async () => {
         attempts += 1;
         if (attempts < 3) throw new Transient('deadlock detected');
       },
-      isRowError: () => false,
-      isTransient: (err) => err instanceof Transient,
-      rowRejected: () => new Error('row refused'),
-      unavailable: (reason) => new Error(reason),
-      maxBatch: 100,
-      concurrency: 1,
-      maxQueue: 1000,
     });
     await expect(flaky.push(1)).resolves.toBeUndefined();
     expect(attempts).toBe(3);
