@@ -66,6 +66,23 @@ describe('POST /api/unsubscribe', () => {
     }
   });
 
+  it('limits each client to 30 opt-outs per 10 minutes (429 with Retry-After)', async () => {
+    const from = (i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/unsubscribe',
+        payload: { email: `bulk.${i}@example.com` },
+        remoteAddress: '198.51.100.7',
+      });
+    for (let i = 0; i < 30; i++) expect((await from(i)).statusCode).toBe(200);
+    const limited = await from(30);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().error).toBe('rate_limited');
+    // Another client is not affected.
+    expect((await unsubscribe('other.client@example.com')).statusCode).toBe(200);
+  });
+
   it('answers 400 for a missing or malformed address', async () => {
     const missing = await t.app.inject({ method: 'POST', url: '/api/unsubscribe', payload: {} });
     expect(missing.statusCode).toBe(400);

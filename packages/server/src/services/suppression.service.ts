@@ -1,8 +1,12 @@
 import { normalizeEmail, phoneDigits } from '@uf/shared/data-request.schema';
+import { ERROR_CODES } from '@uf/shared/errors';
 import { UNSUBSCRIBE_ANSWER } from '@uf/shared/unsubscribe.schema';
+import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
+import { AppError } from '../errors';
 import { sha256Hex } from './consent.service';
 import { inTransaction, type Sql } from './pg-transaction';
+import { hitRateLimit } from './rate-limit.service';
 
 // The suppression list (ADR 031): who must not be contacted, kept as SHA-256 hashes of the normalised
 // e-mail address (trimmed, lower case) or phone number (10 digits) — the usual form of hashed
@@ -62,8 +66,31 @@ export async function addSuppression(sql: Sql, ids: Identifiers, source: Suppres
   );
 }
 
-/** POST /api/unsubscribe: the same answer whether or not the address is known, so it reveals nothing. */
-export async function unsubscribe(pool: Pool, email: string) {
+/** Opt-outs a client may send per window: plenty for people, a brake on scripts filling the list. */
+export const UNSUBSCRIBE_LIMIT = { perClient: 30, windowSeconds: 10 * 60 };
+
+/**
+ * POST /api/unsubscribe: the same answer whether or not the address is known, so it reveals nothing.
+ * Rate-limited per client address (the limit says nothing about any address either).
+ */
+export async function unsubscribe(
+  pool: Pool,
+  email: string,
+  client: { ip: string | null; reply: FastifyReply },
+) {
+  const hit = await hitRateLimit(
+    pool,
+    `unsubscribe:ip:${client.ip ?? 'unknown'}`,
+    UNSUBSCRIBE_LIMIT.perClient,
+    UNSUBSCRIBE_LIMIT.windowSeconds,
+  );
+  if (!hit.allowed) {
+    client.reply.header('retry-after', String(hit.retryAfterSeconds));
+    throw new AppError(
+      ERROR_CODES.rateLimited,
+      `Too many requests. Please try again in ${Math.ceil(hit.retryAfterSeconds / 60)} minute(s).`,
+    );
+  }
   await inTransaction(pool, [emailLockName(email)], (client) =>
     addSuppression(client, { email }, 'unsubscribe_page'),
   );

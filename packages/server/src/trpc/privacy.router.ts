@@ -16,7 +16,9 @@ export function createPrivacyRouter(supportEmail: string) {
   return router({
     unsubscribe: publicProcedure
       .input(createUnsubscribeSchema(supportEmail))
-      .mutation(({ ctx, input }) => unsubscribe(ctx.services.db.pool, input.email)),
+      .mutation(({ ctx, input }) =>
+        unsubscribe(ctx.services.db.pool, input.email, { ip: clientIp(ctx.req), reply: ctx.reply }),
+      ),
     consentReceipt: adminProcedure
       .input(leadIdSchema)
       .query(({ ctx, input }) => getConsentReceipt(ctx.services.em(), input.id)),
