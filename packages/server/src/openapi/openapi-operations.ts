@@ -290,6 +290,7 @@ export const operations: Record<string, OperationDoc> = {
     },
     responses: {
       '200': json('Recorded (same answer for every valid address)', object({ ok: bool(), message: str() })),
+      '429': json('More than 30 opt-outs from this client in 10 minutes (see Retry-After)', ref('Error')),
     },
   },
   'POST /api/admin/login': {
