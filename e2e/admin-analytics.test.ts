@@ -165,6 +165,25 @@ describe('/admin/analytics', () => {
     await context.close();
   });
 
+  it('refreshes the data every 30 seconds', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl() });
+    await context.request.post('/api/admin/login', { data: ADMIN });
+    const page = await context.newPage();
+    await page.clock.install();
+    let reads = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/trpc/analytics.summary')) reads += 1;
+    });
+    await page.goto('/admin/analytics');
+    await expect.poll(() => page.getByRole('heading', { name: 'Daily Activity' }).isVisible()).toBe(true);
+    expect(reads).toBe(1);
+    await page.clock.runFor(29_000);
+    expect(reads).toBe(1);
+    await page.clock.runFor(1_500);
+    await expect.poll(() => reads).toBe(2);
+    await context.close();
+  });
+
   it('shows a loading state while the data is on its way', async () => {
     const { context, page } = await signedInPage('/');
     let release: () => void = () => {};

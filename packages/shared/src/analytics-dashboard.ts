@@ -38,7 +38,6 @@ export const ANALYTICS_TEXTS = {
   visits: (count: number) => `${count} visits`,
   loading: 'Loading analytics...',
   failed: 'Failed to load analytics',
-  fetchFailed: 'Failed to fetch analytics',
   retry: 'Retry',
   // DB-IP's licence (CC BY 4.0) asks for a link on pages that show results derived from its data.
   geoAttribution: 'IP Geolocation by DB-IP',
