@@ -10,8 +10,8 @@ import { SUPPRESSED_SINCE_SQL, suppressionHashes } from './suppression.service';
 
 // POST /api/partner/leads (ADR 032): idempotent by Idempotency-Key, one lead per partner, phone and last
 // name per 24 hours. Both rules hold under concurrency because the transaction first takes advisory
-// locks on (partner, key) and on (partner, phone, last name), then looks, then writes: BEGIN + locks,
-// one read, one write, COMMIT.
+// locks on (partner, key) and on (partner, phone, last name), then looks and writes in one statement:
+// BEGIN + locks, the statement, COMMIT.
 
 export const DUPLICATE_WINDOW_HOURS = 24;
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -22,12 +22,7 @@ function requestHash(input: PartnerLead): string {
   return sha256Hex(JSON.stringify(sorted));
 }
 
-type Look = {
-  stored_hash: string | null;
-  stored_id: string | null;
-  duplicate_id: string | null;
-  suppressed_since: Date | null;
-};
+type Look = { stored_hash: string | null; stored_id: string | null; duplicate_id: string | null };
 
 export async function createPartnerLead(
   pool: Pool,
@@ -43,50 +38,42 @@ export async function createPartnerLead(
   const locks = [`partner:dup:${partner.partnerId}:${digits}:${lastName}`];
   if (key) locks.push(`partner:idem:${partner.partnerId}:${key}`);
 
-  return inTransaction(pool, locks, async (client) => {
+  const id = crypto.randomUUID();
+  // One statement looks (stored answer, duplicate, suppression) and writes only when both rules allow:
+  // the locks taken with BEGIN make the look and the write one atomic decision.
+  const look = await inTransaction(pool, locks, async (client) => {
     const { rows } = await client.query<Look>(
       `with expired as (
          delete from partner_idempotency
          where partner_id = $1 and idempotency_key = $2 and created_at < now() - make_interval(hours => $3)
-       )
-       select
-         (select request_hash from partner_idempotency where partner_id = $1 and idempotency_key = $2
-            and created_at >= now() - make_interval(hours => $3)) as stored_hash,
-         (select response_body ->> 'id' from partner_idempotency where partner_id = $1 and idempotency_key = $2
-            and created_at >= now() - make_interval(hours => $3)) as stored_id,
-         (select id from api_lead where partner_id = $1 and phone_digits(phone) = $4 and lower(last_name) = $5
-            and created_at > now() - make_interval(hours => $6) order by created_at desc limit 1) as duplicate_id,
-         (${SUPPRESSED_SINCE_SQL("''", '$7')}) as suppressed_since`,
-      [partner.partnerId, key, IDEMPOTENCY_TTL_HOURS, digits, lastName, DUPLICATE_WINDOW_HOURS, hashes.phone],
-    );
-    const look = rows[0] as Look;
-    if (look.stored_hash !== null) {
-      if (look.stored_hash !== hash) {
-        throw new AppError(
-          ERROR_CODES.unprocessable,
-          'This Idempotency-Key was already used for a different request. Use a new key for a new lead.',
-        );
-      }
-      return { id: look.stored_id ?? '', replayed: true };
-    }
-    if (look.duplicate_id) {
-      throw new AppError(
-        ERROR_CODES.conflict,
-        `You already sent a lead with this phone number and last name in the last ${DUPLICATE_WINDOW_HOURS} hours.`,
-        undefined,
-        { existingId: look.duplicate_id },
-      );
-    }
-    const id = crypto.randomUUID();
-    await client.query(
-      `with lead as (
+       ), look as (
+         select
+           (select request_hash from partner_idempotency where partner_id = $1 and idempotency_key = $2
+              and created_at >= now() - make_interval(hours => $3)) as stored_hash,
+           (select response_body ->> 'id' from partner_idempotency where partner_id = $1 and idempotency_key = $2
+              and created_at >= now() - make_interval(hours => $3)) as stored_id,
+           (select id from api_lead where partner_id = $1 and phone_digits(phone) = $4 and lower(last_name) = $5
+              and created_at > now() - make_interval(hours => $6) order by created_at desc limit 1) as duplicate_id,
+           (${SUPPRESSED_SINCE_SQL("''", '$7')}) as suppressed_since
+       ), lead as (
          insert into api_lead (id, first_name, last_name, street_address, city, state, phone, birth_month,
            birth_day, birth_year, beneficiary, trusted_form_url, partner_id, opted_out_at, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now())
+         select $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $1, look.suppressed_since, now()
+         from look where look.stored_hash is null and look.duplicate_id is null
+         returning id
+       ), stored as (
+         insert into partner_idempotency (partner_id, idempotency_key, request_hash, response_status, response_body)
+         select $1, $2, $20, 201, jsonb_build_object('id', lead.id) from lead where $2 <> ''
        )
-       insert into partner_idempotency (partner_id, idempotency_key, request_hash, response_status, response_body)
-       select $13, $15, $16, 201, jsonb_build_object('id', $1::uuid) where $15 <> ''`,
+       select look.stored_hash, look.stored_id, look.duplicate_id from look`,
       [
+        partner.partnerId,
+        key,
+        IDEMPOTENCY_TTL_HOURS,
+        digits,
+        lastName,
+        DUPLICATE_WINDOW_HOURS,
+        hashes.phone,
         id,
         input.firstName,
         input.lastName,
@@ -99,12 +86,27 @@ export async function createPartnerLead(
         input.birthYear,
         input.beneficiary ?? null,
         input.trustedFormUrl ?? null,
-        partner.partnerId,
-        look.suppressed_since,
-        key,
         hash,
       ],
     );
-    return { id, replayed: false };
+    return rows[0] as Look;
   });
+  if (look.stored_hash !== null) {
+    if (look.stored_hash !== hash) {
+      throw new AppError(
+        ERROR_CODES.unprocessable,
+        'This Idempotency-Key was already used for a different request. Use a new key for a new lead.',
+      );
+    }
+    return { id: look.stored_id ?? '', replayed: true };
+  }
+  if (look.duplicate_id) {
+    throw new AppError(
+      ERROR_CODES.conflict,
+      `You already sent a lead with this phone number and last name in the last ${DUPLICATE_WINDOW_HOURS} hours.`,
+      undefined,
+      { existingId: look.duplicate_id },
+    );
+  }
+  return { id, replayed: false };
 }

@@ -1,0 +1,272 @@
+// Consent evidence and the partner API (issue 6), through HTTP against the built server on a fresh
+// PostgreSQL database, next to a baseline started in the same run: a bare Fastify process that stores
+// each lead with one INSERT (bench/support/insert-per-request.mjs). Both get 10 database connections.
+//   POST /api/submit-search   lead + consent receipt in one transaction (advisory lock, suppression check)
+//   POST /api/partner/leads   without an Idempotency-Key, with a fresh key per request, and a replayed key
+// Every request carries a new person (e-mail, phone, last name), so no duplicate rule is hit.
+//
+//   npm run bench consent-partner [-- --duration 10 --connections 32]   (DATABASE_URL: PostgreSQL admin URL)
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pg = createRequire(path.join(root, 'packages/server/package.json'))('pg');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const DURATION = Number(option('duration', '10'));
+const CONNECTIONS = Number(option('connections', '32'));
+const UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+const adminUrl =
+  process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbName = `uf_bench_consent_${Date.now().toString(36)}`;
+const dbUrl = (() => {
+  const u = new URL(adminUrl);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+})();
+
+const children = new Set();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGTERM');
+});
+process.on('SIGINT', () => process.exit(130));
+
+async function adminQuery(sql) {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+async function start(label, argv, env, ready) {
+  const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env } });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let output = '';
+  child.stdout.on('data', (d) => {
+    output += d;
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+  });
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${label} exited early:\n${output}`);
+    const result = await ready(output);
+    if (result) return { child, result };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${label} did not start:\n${output}`);
+}
+
+async function stop(child) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+let seq = 0;
+const next = () => `${process.pid}x${(seq++).toString(36)}`;
+const phoneOf = (n) =>
+  `(212) ${String(200 + (n % 800)).padStart(3, '0')}-${String(Math.floor(n / 800) % 10_000).padStart(4, '0')}`;
+let phoneSeq = 0;
+
+function apiLead() {
+  return {
+    firstName: 'Bench',
+    lastName: `Partner${next()}`,
+    streetAddress: '1 Load Ave',
+    city: 'Albany',
+    state: 'NY',
+    phone: phoneOf(phoneSeq++),
+    birthMonth: 4,
+    birthDay: 12,
+    birthYear: 1971,
+  };
+}
+
+function websiteLead() {
+  return {
+    firstName: 'Bench',
+    lastName: 'Visitor',
+    streetAddress: '1 Load Ave',
+    zipCode: '12207',
+    email: `bench.${next()}@example.com`,
+    phone: '(518) 555-0100',
+    birthMonth: '4',
+    birthDay: '12',
+    birthYear: '1971',
+    consentGiven: 'true',
+    pageUrl: 'https://unclaimedfundsfinder.example/?utm_source=bench',
+  };
+}
+
+/** autocannon with a body (and headers) built per request. */
+function load(url, duration, build) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        duration,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              const { body, headers = {} } = build();
+              return {
+                ...req,
+                body: JSON.stringify(body),
+                headers: { ...req.headers, 'content-type': 'application/json', 'user-agent': UA, ...headers },
+              };
+            },
+          },
+        ],
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+async function measure(label, url, build) {
+  await load(url, 2, build); // warm-up: JIT, pools
+  const r = await load(url, DURATION, build);
+  return {
+    label,
+    reqPerSec: Math.round(r['2xx'] / DURATION),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    ok: r['2xx'],
+    failed: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+async function main() {
+  await adminQuery(`create database ${dbName}`);
+  try {
+    const { child: baseline, result: basePort } = await start(
+      'baseline',
+      ['bench/support/insert-per-request.mjs', dbUrl],
+      {},
+      async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null),
+    );
+    const base = await measure(
+      'baseline: Fastify + 1 INSERT',
+      `http://127.0.0.1:${basePort}/baseline`,
+      () => ({
+        body: apiLead(),
+      }),
+    );
+    await stop(baseline);
+
+    const port = 21_000 + Math.floor(Math.random() * 10_000);
+    const { child: server } = await start(
+      'server',
+      ['packages/server/dist/main.js'],
+      {
+        DATABASE_URL: dbUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        // Half of DB_POOL_MAX is the raw pool these paths use: 10 connections, like the baseline's pool.
+        DB_POOL_MAX: '20',
+        PARTNER_RATE_LIMIT_PER_MINUTE: '100000',
+      },
+      async () => {
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
+        } catch {
+          return false;
+        }
+      },
+    );
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['packages/server/dist/cli.js', 'api-key:create', 'Bench Partner'],
+      { cwd: root, env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn' } },
+    );
+    const key = /ufk_[A-Za-z0-9_-]+/.exec(stdout)?.[0];
+    if (!key) throw new Error(`no key in: ${stdout}`);
+    const auth = { authorization: `Bearer ${key}` };
+    const app = `http://127.0.0.1:${port}`;
+
+    const submit = await measure(
+      'POST /api/submit-search (lead + receipt)',
+      `${app}/api/submit-search`,
+      () => ({
+        body: websiteLead(),
+      }),
+    );
+    const partner = await measure('POST /api/partner/leads', `${app}/api/partner/leads`, () => ({
+      body: apiLead(),
+      headers: auth,
+    }));
+    const keyed = await measure('… with a new Idempotency-Key each', `${app}/api/partner/leads`, () => ({
+      body: apiLead(),
+      headers: { ...auth, 'idempotency-key': `k-${next()}` },
+    }));
+    const replayBody = apiLead();
+    const replay = await measure('… replaying one Idempotency-Key', `${app}/api/partner/leads`, () => ({
+      body: replayBody,
+      headers: { ...auth, 'idempotency-key': 'bench-replayed-key' },
+    }));
+    await stop(server);
+
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    const count = async (sql) => Number((await db.query(sql)).rows[0].n);
+    const leads = await count('select count(*) as n from website_lead');
+    const receipts = await count('select count(*) as n from consent_receipt');
+    const compliant = await count("select count(*) as n from website_lead where tcpa_compliant = 'true'");
+    const apiLeads = await count('select count(*) as n from api_lead');
+    const replayed = await count(
+      `select count(*) as n from api_lead where last_name = '${replayBody.lastName.replace(/'/g, "''")}'`,
+    );
+    await db.end();
+
+    const fmt = (n) => n.toLocaleString('en-US');
+    const rows = [base, submit, partner, keyed, replay];
+    console.info(
+      `\n${CONNECTIONS} connections, ${DURATION} s each after a 2 s warm-up (autocannon, same machine):`,
+    );
+    const table = [
+      ['target', 'req/s', 'vs baseline', 'p50 ms', 'p99 ms', '2xx', 'non-2xx/errors'],
+      ...rows.map((r) => [
+        r.label,
+        fmt(r.reqPerSec),
+        (r.reqPerSec / base.reqPerSec).toFixed(2),
+        String(r.p50),
+        String(r.p99),
+        fmt(r.ok),
+        String(r.failed),
+      ]),
+    ];
+    const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+    for (const row of table) console.info(row.map((cell, i) => cell.padEnd(widths[i])).join('  '));
+    console.info(
+      `website leads ${fmt(leads)} · receipts ${fmt(receipts)} (must be equal) · tcpaCompliant 'true' ${fmt(compliant)} · ` +
+        `API leads ${fmt(apiLeads)} · leads from the replayed key ${replayed} (must be 1)`,
+    );
+    if (leads !== receipts || replayed !== 1 || rows.some((r) => r.failed > 0)) {
+      console.error('consent-partner bench: an invariant failed (see above)');
+      process.exitCode = 1;
+    }
+  } finally {
+    await adminQuery(`drop database if exists ${dbName} with (force)`);
+  }
+}
+
+await main();
