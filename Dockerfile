@@ -53,4 +53,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Exec form: SIGTERM reaches node itself, which stops gracefully (packages/server/src/main.ts).
-CMD ["node", "dist/main.js"]
+# --max-semi-space-size=4: a small young generation keeps memory flat under streaming exports (ADR 013).
+CMD ["node", "--max-semi-space-size=4", "dist/main.js"]

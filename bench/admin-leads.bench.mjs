@@ -18,6 +18,9 @@ import pg from 'pg';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = { username: 'bench-admin', password: 'bench-password-123' };
+const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-semi-space-size=4')
+  .split(' ')
+  .filter(Boolean);
 
 const dbName = `uf_bench_leads_${Date.now().toString(36)}`;
 const dbUrl = (() => {
@@ -179,19 +182,24 @@ const SEED_SQL = (n) => `
 async function startServer() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: dbUrl,
-      LOG_LEVEL: 'warn',
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
+  // Started as `npm start` and the Docker image start it (ADR 013).
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, path.join(root, 'packages/server/dist/main.js')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: dbUrl,
+        LOG_LEVEL: 'warn',
+        ADMIN_USERNAME: ADMIN.username,
+        ADMIN_PASSWORD: ADMIN.password,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const stop = async () => {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
@@ -316,7 +324,9 @@ async function main() {
     await db.query('truncate website_lead cascade');
     await db.query(SEED_SQL(1_000_000));
     await db.query('vacuum analyze website_lead');
-    console.info('\n1,000,000 website leads: CSV export');
+    console.info(
+      `\n1,000,000 website leads: CSV export (server started with: node ${SERVER_NODE_FLAGS.join(' ')})`,
+    );
     // A fresh server, so its memory figures are the export's and not left over from the steps above.
     await server.stop();
     server = await startServer();
