@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe';
 import { baseUrl, launchBrowser, openPage, uniqueEmail } from './support/browser';
 
 // The leads dashboard in Chromium against the built server: sign-in, filters, selection, bulk and
@@ -177,6 +178,19 @@ describe('admin leads dashboard', () => {
     await section.getByLabel('State').selectOption('VT');
     await section.getByText('No API leads found').waitFor();
     await section.getByRole('heading', { name: 'API Leads Data (0 records)' }).waitFor();
+    await context.close();
+  });
+
+  it('has no serious or critical axe violations on the sign-in page and the dashboard', async () => {
+    const { context, page } = await openPage(browser, '/admin/login');
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect((await context.request.post('/api/admin/login', { data: ADMIN })).status()).toBe(200);
+    await submitLead('Axe');
+    await page.goto('/admin/leads');
+    await page.getByRole('heading', { name: /^Leads Data \(\d+ records\)$/ }).waitFor();
+    await page.getByRole('cell', { name: 'Axe', exact: true }).first().waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await context.close();
   });
 });

@@ -12,7 +12,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { PAGE_SIZES } from '@uf/shared/admin-leads.schema';
+import { PAGE_SIZES } from '@uf/shared/admin-leads';
 import type { ReactNode } from 'react';
 import type { LeadColumn } from './lead-columns';
 import type { LeadListing } from './use-lead-listing';
@@ -95,7 +95,7 @@ export function LeadsTable<T extends { id: string }>({
     );
   } else if (listed.length === 0) {
     body = (
-      <Text c="dimmed" py="xl" ta="center">
+      <Text c="gray.7" py="xl" ta="center">
         {texts.empty}
       </Text>
     );

@@ -9,7 +9,7 @@ export function StatCards({ cards, error }: { cards: StatCard[]; error?: string 
       <SimpleGrid cols={{ base: 1, xs: 2, md: cards.length }} spacing="md">
         {cards.map((card) => (
           <Card key={card.label} withBorder padding="md" role="group" aria-label={card.label}>
-            <Text size="sm" c="dimmed" fw={500}>
+            <Text size="sm" c="gray.7" fw={500}>
               {card.label}
             </Text>
             <Text fz={28} fw={700} lh={1.3}>

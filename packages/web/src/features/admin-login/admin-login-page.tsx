@@ -68,7 +68,7 @@ export function AdminLoginPage() {
       <Title order={1} ta="center" mb="xs">
         Admin Sign In
       </Title>
-      <Text c="dimmed" ta="center" mb="lg">
+      <Text c="gray.7" ta="center" mb="lg">
         Staff access to leads and analytics
       </Text>
       <Paper withBorder shadow="sm" p="xl">
