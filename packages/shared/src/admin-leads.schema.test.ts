@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { activeFilters, exportFileName } from './admin-leads';
 import {
-  activeFilters,
   apiLeadListSchema,
   bulkDeleteSchema,
-  exportFileName,
   websiteLeadFiltersSchema,
   websiteLeadListSchema,
 } from './admin-leads.schema';

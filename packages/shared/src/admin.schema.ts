@@ -1,15 +1,13 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LOGIN_MESSAGES } from './messages';
 
+// zod/mini: the web ships this schema, and mini keeps zod's shared core small in every bundle (ADR 005).
 export const loginSchema = z.object({
   username: z
     .string({ error: LOGIN_MESSAGES.usernameRequired })
-    .trim()
-    .min(1, LOGIN_MESSAGES.usernameRequired)
-    .max(100, 'Username is too long'),
+    .check(z.trim(), z.minLength(1, LOGIN_MESSAGES.usernameRequired), z.maxLength(100, 'Username is too long')),
   password: z
     .string({ error: LOGIN_MESSAGES.passwordRequired })
-    .min(1, LOGIN_MESSAGES.passwordRequired)
-    .max(200, 'Password is too long'),
+    .check(z.minLength(1, LOGIN_MESSAGES.passwordRequired), z.maxLength(200, 'Password is too long')),
 });
 export type LoginInput = z.infer<typeof loginSchema>;

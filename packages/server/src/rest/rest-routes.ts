@@ -1,4 +1,4 @@
-import { MAX_BULK_DELETE } from '@uf/shared/admin-leads.schema';
+import { MAX_BULK_DELETE } from '@uf/shared/admin-leads';
 import type { FastifyRequest } from 'fastify';
 import type { AppRouter } from '../trpc/router';
 

@@ -1,12 +1,11 @@
 import {
   API_LEAD_FIELDS,
   type ApiLeadField,
-  type ApiLeadFilters,
   type SortOrder,
   WEBSITE_LEAD_FIELDS,
   type WebsiteLeadField,
-  type WebsiteLeadFilters,
-} from '@uf/shared/admin-leads.schema';
+} from '@uf/shared/admin-leads';
+import type { ApiLeadFilters, WebsiteLeadFilters } from '@uf/shared/admin-leads.schema';
 import pg from 'pg';
 
 // The two lead tables the admin area reads, described as data: which SQL column backs each field of

@@ -1,12 +1,7 @@
 import { Readable } from 'node:stream';
-import type {
-  ApiLeadFilters,
-  ApiLeadStats,
-  SortOrder,
-  WebsiteLeadFilters,
-  WebsiteLeadStats,
-} from '@uf/shared/admin-leads.schema';
-import { DEFAULT_PAGE_SIZE } from '@uf/shared/admin-leads.schema';
+import type { ApiLeadStats, SortOrder, WebsiteLeadStats } from '@uf/shared/admin-leads';
+import { DEFAULT_PAGE_SIZE } from '@uf/shared/admin-leads';
+import type { ApiLeadFilters, WebsiteLeadFilters } from '@uf/shared/admin-leads.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
 import { AppError } from '../errors';

@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { exportFileName } from '@uf/shared/admin-leads.schema';
+import { exportFileName } from '@uf/shared/admin-leads';
 import type { Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { csvSelectSql, type LeadTable, literalBinder, whereSql } from './admin-lead-tables';

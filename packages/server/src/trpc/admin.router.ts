@@ -1,4 +1,4 @@
-import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads.schema';
+import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads';
 import {
   apiLeadListSchema,
   auditLogQuerySchema,

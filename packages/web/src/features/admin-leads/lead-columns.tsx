@@ -1,10 +1,5 @@
 import { Anchor, Badge, Text } from '@mantine/core';
-import type {
-  AdminApiLead,
-  AdminWebsiteLead,
-  ApiLeadField,
-  WebsiteLeadField,
-} from '@uf/shared/admin-leads.schema';
+import type { AdminApiLead, AdminWebsiteLead, ApiLeadField, WebsiteLeadField } from '@uf/shared/admin-leads';
 import type { ReactNode } from 'react';
 import { ConsentReceiptLink, OptOutFlag } from './consent-receipt';
 

@@ -1,4 +1,4 @@
-import { activeFilters, DEFAULT_PAGE_SIZE, type SortOrder } from '@uf/shared/admin-leads.schema';
+import { activeFilters, DEFAULT_PAGE_SIZE, type SortOrder } from '@uf/shared/admin-leads';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 
 // What a table lists (filters, page, page size, sort) and which of its rows are selected.

@@ -1,6 +1,6 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads.schema';
-import { exportFileName } from '@uf/shared/admin-leads.schema';
+import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads';
+import { exportFileName } from '@uf/shared/admin-leads';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { useState } from 'react';
 import { notifyError, notifySuccess } from '../../notify';

@@ -1,0 +1,134 @@
+// The admin leads dashboard's vocabulary without validation code: field lists, row and stats shapes,
+// paging constants and small helpers. The web imports these without pulling zod into its bundles;
+// the input schemas live in admin-leads.schema.ts.
+
+/** Fields of a website lead as admins see it (spec §3), in table and CSV column order. */
+export const WEBSITE_LEAD_FIELDS = [
+  'id',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'streetAddress',
+  'zipCode',
+  'state',
+  'birthMonth',
+  'birthDay',
+  'birthYear',
+  'optInDate',
+  'optInTime',
+  'certificationId',
+  'leadSource',
+  'tcpaCompliant',
+  'beneficiary',
+  'ipAddress',
+  'trustedFormUrl',
+  'createdAt',
+  'consentGiven',
+  // Opt-outs (issue 6): on the suppression list; sent Global Privacy Control at submit.
+  'optedOut',
+  'doNotSell',
+] as const;
+export type WebsiteLeadField = (typeof WEBSITE_LEAD_FIELDS)[number];
+
+/** Fields of an API lead (spec §3) plus createdAt, which the date filters work on. */
+export const API_LEAD_FIELDS = [
+  'id',
+  'firstName',
+  'lastName',
+  'streetAddress',
+  'city',
+  'state',
+  'phone',
+  'birthMonth',
+  'birthDay',
+  'birthYear',
+  'beneficiary',
+  'trustedFormUrl',
+  'createdAt',
+  'optedOut',
+] as const;
+export type ApiLeadField = (typeof API_LEAD_FIELDS)[number];
+
+export type AdminWebsiteLead = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  streetAddress: string;
+  zipCode: string;
+  state: string | null;
+  birthMonth: string;
+  birthDay: string;
+  birthYear: string;
+  optInDate: string;
+  optInTime: string;
+  certificationId: string | null;
+  leadSource: string;
+  tcpaCompliant: string;
+  beneficiary: string | null;
+  ipAddress: string | null;
+  trustedFormUrl: string | null;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+  consentGiven: boolean;
+  /** The e-mail address or phone is on the suppression list: do not contact. */
+  optedOut: boolean;
+  /** The browser sent Global Privacy Control at submit: do not sell or share. */
+  doNotSell: boolean;
+};
+
+export type AdminApiLead = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  streetAddress: string;
+  city: string;
+  state: string;
+  phone: string;
+  birthMonth: string;
+  birthDay: string;
+  birthYear: string;
+  beneficiary: string | null;
+  trustedFormUrl: string | null;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+  /** The phone is on the suppression list: do not contact. */
+  optedOut: boolean;
+};
+
+export type WebsiteLeadStats = {
+  totalLeads: number;
+  dailyLeads: number;
+  weeklyLeads: number;
+  monthlyLeads: number;
+  /** Percentage of all leads that gave consent, 0–100 with one decimal. */
+  consentRate: number;
+};
+
+export type ApiLeadStats = {
+  totalApiLeads: number;
+  dailyApiLeads: number;
+  weeklyApiLeads: number;
+  monthlyApiLeads: number;
+};
+
+export const PAGE_SIZES = [25, 50, 100, 250, 500] as const;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 1000;
+
+export type SortOrder = 'asc' | 'desc';
+
+/** Bulk deletes are one statement whatever the count; the cap only bounds the request body. */
+export const MAX_BULK_DELETE = 200_000;
+
+/** Strips '' and 'all' so they are never sent (spec §5). */
+export function activeFilters<T extends Record<string, string>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== 'all')) as Partial<T>;
+}
+
+/** CSV file names of spec §7: website-leads-YYYY-MM-DD.csv / api-leads-YYYY-MM-DD.csv. */
+export function exportFileName(kind: 'website' | 'api', date: string): string {
+  return `${kind === 'website' ? 'website-leads' : 'api-leads'}-${date}.csv`;
+}
