@@ -6,16 +6,20 @@
 // Every request carries a new person (e-mail, phone, last name), so no duplicate rule is hit.
 //
 //   npm run bench consent-partner [-- --duration 10 --connections 32]   (DATABASE_URL: PostgreSQL admin URL)
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import os from 'node:os';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import {
+  pg,
+  printTable,
+  root,
+  runSql,
+  startProcess,
+  stopProcess,
+  withDatabase,
+} from './support/processes.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const pg = createRequire(path.join(root, 'packages/server/package.json'))('pg');
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
@@ -29,54 +33,7 @@ const UA =
 const adminUrl =
   process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `uf_bench_consent_${Date.now().toString(36)}`;
-const dbUrl = (() => {
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
-
-const children = new Set();
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGTERM');
-});
-process.on('SIGINT', () => process.exit(130));
-
-async function adminQuery(sql) {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-async function start(label, argv, env, ready) {
-  const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env } });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let output = '';
-  child.stdout.on('data', (d) => {
-    output += d;
-  });
-  child.stderr.on('data', (d) => {
-    output += d;
-  });
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${label} exited early:\n${output}`);
-    const result = await ready(output);
-    if (result) return { child, result };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${label} did not start:\n${output}`);
-}
-
-async function stop(child) {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-}
+const dbUrl = withDatabase(adminUrl, dbName);
 
 let seq = 0;
 const next = () => `${process.pid}x${(seq++).toString(36)}`;
@@ -155,9 +112,9 @@ async function measure(label, url, build) {
 }
 
 async function main() {
-  await adminQuery(`create database ${dbName}`);
+  await runSql(adminUrl, `create database ${dbName}`);
   try {
-    const { child: baseline, result: basePort } = await start(
+    const { child: baseline, result: basePort } = await startProcess(
       'baseline',
       ['bench/support/insert-per-request.mjs', dbUrl],
       {},
@@ -170,10 +127,10 @@ async function main() {
         body: apiLead(),
       }),
     );
-    await stop(baseline);
+    await stopProcess(baseline);
 
     const port = 21_000 + Math.floor(Math.random() * 10_000);
-    const { child: server } = await start(
+    const { child: server } = await startProcess(
       'server',
       ['packages/server/dist/main.js'],
       {
@@ -223,7 +180,7 @@ async function main() {
       body: replayBody,
       headers: { ...auth, 'idempotency-key': 'bench-replayed-key' },
     }));
-    await stop(server);
+    await stopProcess(server);
 
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
@@ -240,22 +197,20 @@ async function main() {
     const fmt = (n) => n.toLocaleString('en-US');
     const rows = [base, submit, partner, keyed, replay];
     console.info(
-      `\n${CONNECTIONS} connections, ${DURATION} s each after a 2 s warm-up (autocannon, same machine):`,
+      `\n${CONNECTIONS} connections, ${DURATION} s each after a 2 s warm-up (autocannon, same machine; ` +
+        `load average now ${os.loadavg()[0].toFixed(1)}: other work on the machine moves the figures):`,
     );
-    const table = [
-      ['target', 'req/s', 'vs baseline', 'p50 ms', 'p99 ms', '2xx', 'non-2xx/errors'],
-      ...rows.map((r) => [
-        r.label,
-        fmt(r.reqPerSec),
-        (r.reqPerSec / base.reqPerSec).toFixed(2),
-        String(r.p50),
-        String(r.p99),
-        fmt(r.ok),
-        String(r.failed),
-      ]),
-    ];
-    const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
-    for (const row of table) console.info(row.map((cell, i) => cell.padEnd(widths[i])).join('  '));
+    printTable(
+      rows.map((r) => ({
+        target: r.label,
+        'req/s': fmt(r.reqPerSec),
+        'vs baseline': (r.reqPerSec / base.reqPerSec).toFixed(2),
+        'p50 ms': r.p50,
+        'p99 ms': r.p99,
+        '2xx': fmt(r.ok),
+        'non-2xx/errors': r.failed,
+      })),
+    );
     console.info(
       `website leads ${fmt(leads)} · receipts ${fmt(receipts)} (must be equal) · tcpaCompliant 'true' ${fmt(compliant)} · ` +
         `API leads ${fmt(apiLeads)} · leads from the replayed key ${replayed} (must be 1)`,
@@ -265,7 +220,7 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    await adminQuery(`drop database if exists ${dbName} with (force)`);
+    await runSql(adminUrl, `drop database if exists ${dbName} with (force)`);
   }
 }
 
