@@ -5,7 +5,11 @@ import { LOGIN_MESSAGES } from './messages';
 export const loginSchema = z.object({
   username: z
     .string({ error: LOGIN_MESSAGES.usernameRequired })
-    .check(z.trim(), z.minLength(1, LOGIN_MESSAGES.usernameRequired), z.maxLength(100, 'Username is too long')),
+    .check(
+      z.trim(),
+      z.minLength(1, LOGIN_MESSAGES.usernameRequired),
+      z.maxLength(100, 'Username is too long'),
+    ),
   password: z
     .string({ error: LOGIN_MESSAGES.passwordRequired })
     .check(z.minLength(1, LOGIN_MESSAGES.passwordRequired), z.maxLength(200, 'Password is too long')),
