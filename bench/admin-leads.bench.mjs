@@ -12,10 +12,9 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import pg from 'pg';
+import { pathToFileURL } from 'node:url';
+import { pg, root, runSql, startProcess, stopProcess, withDatabase } from './support/processes.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = { username: 'bench-admin', password: 'bench-password-123' };
 const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-semi-space-size=4')
@@ -23,21 +22,7 @@ const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-semi-sp
   .filter(Boolean);
 
 const dbName = `uf_bench_leads_${Date.now().toString(36)}`;
-const dbUrl = (() => {
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
-
-async function admin(sql) {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
+const dbUrl = withDatabase(adminUrl, dbName);
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -183,38 +168,25 @@ async function startServer() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // Started as `npm start` and the Docker image start it (ADR 013).
-  const child = spawn(
-    process.execPath,
+  const { child } = await startProcess(
+    'server',
     [...SERVER_NODE_FLAGS, path.join(root, 'packages/server/dist/main.js')],
     {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: dbUrl,
-        LOG_LEVEL: 'warn',
-        ADMIN_USERNAME: ADMIN.username,
-        ADMIN_PASSWORD: ADMIN.password,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: dbUrl,
+      LOG_LEVEL: 'warn',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
     },
-  );
-  const stop = async () => {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-  };
-  try {
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error('server exited');
-      const ok = await request(base, 'GET', '/readyz').then(
+    () =>
+      request(base, 'GET', '/readyz').then(
         (r) => r.status === 200,
         () => false,
-      );
-      if (ok) break;
-      if (i > 300) throw new Error('server did not become ready');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      ),
+  );
+  const stop = () => stopProcess(child);
+  try {
     const login = await request(base, 'POST', '/api/admin/login', { body: ADMIN });
     const cookie = String(login.headers['set-cookie']?.[0] ?? '').split(';')[0];
     if (login.status !== 200 || !cookie) throw new Error(`sign-in failed: ${login.status}`);
@@ -231,7 +203,7 @@ async function main() {
     const ok = await new Promise((r) => probe.on('close', (c) => r(c === 0)).on('error', () => r(false)));
     if (!ok) throw new Error(`${tool} is needed for the export baseline`);
   }
-  await admin(`create database ${dbName}`);
+  await runSql(adminUrl, `create database ${dbName}`);
   let server = await startServer();
   const db = new pg.Pool({ connectionString: dbUrl, max: 2 });
   try {
@@ -396,7 +368,7 @@ async function main() {
   } finally {
     await db.end().catch(() => {});
     await server.stop();
-    await admin(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await runSql(adminUrl, `drop database if exists ${dbName} with (force)`).catch(() => {});
   }
 }
 
