@@ -40,6 +40,13 @@ step('lint', run(bin('biome'), ['check', '.']));
 console.info('\n[test] build');
 const buildStatus = run(process.execPath, [path.join(root, 'scripts/bootstrap.mjs'), 'build']);
 step('build', buildStatus);
+if (buildStatus === 0) {
+  console.info('\n[test] landing bundle budget');
+  step(
+    'landing bundle budget',
+    run(process.execPath, [path.join(root, 'packages/web/report-bundle.mjs'), '--check']),
+  );
+}
 
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'uf-test-'));
 const report = path.join(reportDir, 'vitest.json');
