@@ -37,6 +37,8 @@ const STATUS_TO_CODE: Record<number, ErrorCode> = {
   429: ERROR_CODES.rateLimited,
 };
 
+const isAdminPath = (url: string) => url.startsWith('/api/admin/');
+
 export type BuildOptions = {
   /** Connection URL of the PostgreSQL to use (external, or the embedded one started by main). */
   databaseUrl: string;
@@ -92,7 +94,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   await app.register(fastifyCookie);
   await app.register(rateLimit, { global: false });
   await app.register(originCheckPlugin);
-  await app.register(sessionPlugin, { config, pool: db.pool });
 
   const services = createServices(
     db,
@@ -118,19 +119,37 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   });
   await app.register(metricsEndpointPlugin, { token: config.metricsToken });
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/api/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext,
-      onError: ({ error, req }: { error: { code: string }; req: { log: FastifyInstance['log'] } }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error }, 'tRPC procedure failed');
-      },
-    },
-  });
   const callerFactory = createCallerFactory(appRouter);
-  registerRestRoutes(app, restRoutes, (ctx) => callerFactory(ctx), createContext);
-  await app.register(adminStreamRoutes, { pool: db.pool, timeZone: config.timeZone });
+  const makeCaller = (ctx: Parameters<typeof callerFactory>[0]) => callerFactory(ctx);
+  // Public REST paths never read the admin session: they stay outside its scope, so hot anonymous
+  // routes (analytics tracking, lead submission) skip the session hooks entirely (ADR 006).
+  registerRestRoutes(
+    app,
+    restRoutes.filter((r) => !isAdminPath(r.url)),
+    makeCaller,
+    createContext,
+  );
+
+  await app.register(async (withSession) => {
+    await withSession.register(sessionPlugin, { config, pool: db.pool });
+    await withSession.register(fastifyTRPCPlugin, {
+      prefix: '/api/trpc',
+      trpcOptions: {
+        router: appRouter,
+        createContext,
+        onError: ({ error, req }: { error: { code: string }; req: { log: FastifyInstance['log'] } }) => {
+          if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error }, 'tRPC procedure failed');
+        },
+      },
+    });
+    registerRestRoutes(
+      withSession,
+      restRoutes.filter((r) => isAdminPath(r.url)),
+      makeCaller,
+      createContext,
+    );
+    await withSession.register(adminStreamRoutes, { pool: db.pool, timeZone: config.timeZone });
+  });
 
   await app.register(spaPlugin, {
     distDir: config.webDistDir ? path.resolve(config.webDistDir) : defaultWebDist(),
