@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiLead } from '../src/services/api-lead.service';
 import { dateAndTimeIn } from '../src/services/time';
 import { seedAdmin, signIn } from './support/admin';
 import { insertApiLead, insertWebsiteLead, type WebsiteLeadRow } from './support/leads';
@@ -319,7 +318,6 @@ describe('deletes', () => {
 describe('API leads list', () => {
   it('filters by state, birth year and dates, pages, and gives the API-lead fields', async () => {
     await t.app.db.pool.query('delete from api_lead');
-    const em = t.app.db.orm.em.fork();
     const base = {
       firstName: 'Ann',
       lastName: 'Lee',
@@ -331,19 +329,19 @@ describe('API leads list', () => {
       beneficiary: 'Wife',
       trustedFormUrl: 'https://cert.trustedform.com/abc',
     };
-    const tx = await createApiLead(em, {
+    const tx = await insertApiLead(t.app.db.pool, {
       ...base,
       state: 'TX',
       birthYear: 1960,
       createdAt: new Date('2026-04-01T15:00:00Z'),
     });
-    await createApiLead(em, {
+    await insertApiLead(t.app.db.pool, {
       ...base,
       state: 'FL',
       birthYear: 1960,
       createdAt: new Date('2026-04-02T15:00:00Z'),
     });
-    await createApiLead(em, {
+    await insertApiLead(t.app.db.pool, {
       ...base,
       state: 'TX',
       birthYear: 1975,

@@ -81,6 +81,8 @@ export type ApiLeadRow = {
   birthMonth: number;
   birthDay: number;
   birthYear: number;
+  beneficiary: string | null;
+  trustedFormUrl: string | null;
   createdAt: Date;
 };
 
@@ -97,13 +99,15 @@ export async function insertApiLead(pool: Pool, overrides: Partial<ApiLeadRow> =
     birthMonth: 1,
     birthDay: 2,
     birthYear: 1980,
+    beneficiary: null,
+    trustedFormUrl: null,
     createdAt: new Date(),
     ...overrides,
   };
   await pool.query(
     `insert into api_lead (id, first_name, last_name, street_address, city, state, phone, birth_month,
-       birth_day, birth_year, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+       birth_day, birth_year, beneficiary, trusted_form_url, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       row.id,
       row.firstName,
@@ -115,6 +119,8 @@ export async function insertApiLead(pool: Pool, overrides: Partial<ApiLeadRow> =
       row.birthMonth,
       row.birthDay,
       row.birthYear,
+      row.beneficiary,
+      row.trustedFormUrl,
       row.createdAt,
     ],
   );
