@@ -25,6 +25,24 @@ import { adminProcedure, router } from './trpc';
 type AdminContext = Context & { admin: { username: string } };
 const actorOf = (ctx: AdminContext) => ({ username: ctx.admin.username, ipAddress: clientIp(ctx.req) });
 
+/** One page of a lead table with its total: filters, sort and paging come from the list schema. */
+function listProcedure<Row, Schema extends typeof websiteLeadListSchema | typeof apiLeadListSchema>(
+  schema: Schema,
+  table: LeadTable,
+) {
+  return adminProcedure.input(schema).query(({ ctx, input }) => {
+    const { page, pageSize, sort, order, ...filters } = input;
+    return listLeads<Row>(ctx.services.db.pool, table, {
+      filters,
+      sort,
+      order,
+      page,
+      pageSize,
+      timeZone: ctx.config.timeZone,
+    });
+  });
+}
+
 function deleteProcedures(table: LeadTable) {
   return {
     remove: adminProcedure
@@ -39,34 +57,17 @@ function deleteProcedures(table: LeadTable) {
 export function createAdminRouter() {
   return router({
     leads: router({
-      list: adminProcedure.input(websiteLeadListSchema).query(({ ctx, input }) => {
-        const { page, pageSize, sort, order, ...filters } = input;
-        return listLeads<AdminWebsiteLead>(ctx.services.db.pool, WEBSITE_LEADS, {
-          filters,
-          sort,
-          order,
-          page,
-          pageSize,
-          timeZone: ctx.config.timeZone,
-        });
-      }),
+      list: listProcedure<AdminWebsiteLead, typeof websiteLeadListSchema>(
+        websiteLeadListSchema,
+        WEBSITE_LEADS,
+      ),
       stats: adminProcedure.query(({ ctx }) =>
         websiteLeadStats(ctx.services.db.pool, WEBSITE_LEADS, ctx.config.timeZone),
       ),
       ...deleteProcedures(WEBSITE_LEADS),
     }),
     apiLeads: router({
-      list: adminProcedure.input(apiLeadListSchema).query(({ ctx, input }) => {
-        const { page, pageSize, sort, order, ...filters } = input;
-        return listLeads<AdminApiLead>(ctx.services.db.pool, API_LEADS, {
-          filters,
-          sort,
-          order,
-          page,
-          pageSize,
-          timeZone: ctx.config.timeZone,
-        });
-      }),
+      list: listProcedure<AdminApiLead, typeof apiLeadListSchema>(apiLeadListSchema, API_LEADS),
       stats: adminProcedure.query(({ ctx }) =>
         apiLeadStats(ctx.services.db.pool, API_LEADS, ctx.config.timeZone),
       ),
