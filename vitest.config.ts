@@ -18,7 +18,10 @@ export default defineConfig({
           name: 'integration',
           include: ['packages/server/test/**/*.test.ts'],
           globalSetup: ['packages/server/test/global-setup.ts'],
-          setupFiles: ['packages/server/test/support/fail-on-console-error.ts'],
+          setupFiles: [
+            'packages/server/test/support/fail-on-console-error.ts',
+            'packages/server/test/support/no-leftover-processes.ts',
+          ],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // 2 cores: two files at once, each with its own database.

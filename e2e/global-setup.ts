@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +66,7 @@ export default async function setup(project: TestProject) {
     databaseUrl = u.toString();
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'uf-e2e-'));
+  chmodSync(dataDir, 0o711); // reachable by the embedded PostgreSQL's unprivileged user when run as root
   const port = await freePort();
   const child = spawn(process.execPath, [entry], {
     cwd: root,

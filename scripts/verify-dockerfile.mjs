@@ -528,11 +528,17 @@ function mapEnv(stage) {
   return out;
 }
 
-/** The runtime's node_modules holds the server's production dependencies and nothing else. */
+/**
+ * The runtime's node_modules holds the server's production dependencies and nothing else (optional
+ * ones included: the embedded PostgreSQL binaries let the image run without DATABASE_URL).
+ */
 function checkProductionDependencies(runtime) {
   const appDir = path.join(runtime.root, runtime.workdir);
   const pkg = JSON.parse(readFileSync(path.join(appDir, 'package.json'), 'utf8'));
-  const allowed = new Set(Object.keys(pkg.dependencies ?? {}));
+  const allowed = new Set([
+    ...Object.keys(pkg.dependencies ?? {}),
+    ...Object.keys(pkg.optionalDependencies ?? {}),
+  ]);
   const dev = Object.keys(pkg.devDependencies ?? {});
   const top = [];
   for (const entry of readdirSync(path.join(appDir, 'node_modules'))) {

@@ -42,7 +42,7 @@ const isAdminPath = (url: string) => url.startsWith('/api/admin/');
 export type BuildOptions = {
   /** Connection URL of the PostgreSQL to use (external, or the embedded one started by main). */
   databaseUrl: string;
-  /** The embedded PGlite when main started one: backups then use PGlite's own dump. */
+  /** The embedded PostgreSQL when main started one: backups are then logical ones (no pg_dump needed). */
   embedded?: EmbeddedDatabase;
 };
 
@@ -98,9 +98,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   const services = createServices(
     db,
     config,
-    options.embedded
-      ? { kind: 'embedded', dumpDataDir: options.embedded.dumpDataDir }
-      : { kind: 'postgres', url: options.databaseUrl },
+    options.embedded ? { kind: 'embedded', pool: db.pool } : { kind: 'postgres', url: options.databaseUrl },
     metrics,
   );
   // Registered after the database's hook, so it runs first (LIFO): queued analytics events are

@@ -72,7 +72,7 @@ const envSchema = z.object({
 export type AppConfig = {
   port: number;
   host: string;
-  /** External PostgreSQL; undefined means the embedded PGlite database in dataDir. */
+  /** External PostgreSQL; undefined means the embedded PostgreSQL in dataDir. */
   databaseUrl: string | undefined;
   dataDir: string;
   adminUsername: string | undefined;

@@ -20,7 +20,7 @@ async function main() {
   }
 
   if (!config.databaseUrl) {
-    console.info(`[server] no DATABASE_URL: using the embedded PostgreSQL (PGlite) in ${config.dataDir}`);
+    console.info(`[server] no DATABASE_URL: using the embedded PostgreSQL in ${config.dataDir}`);
   }
   const { url: databaseUrl, embedded } = await startConfiguredDatabase(config);
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -12,11 +11,12 @@ import { startEmbeddedDatabase } from '../src/db/embedded';
 import { seedAdmin, signIn } from './support/admin';
 import { insertApiLead, insertWebsiteLead } from './support/leads';
 import { startTestApp, type TestApp } from './support/test-app';
+import { tempDir } from './support/test-db';
 
 // Backups must restore: each test dumps a database with data in every table, restores it elsewhere and
 // compares every row of every table.
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'uf-backup-test-'));
+const tmp = tempDir('uf-backup-test-');
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 async function snapshot(url: string): Promise<Record<string, unknown[]>> {
@@ -58,7 +58,7 @@ function cli(env: Record<string, string>) {
 
 const adminUrl = inject('testDb').adminUrl;
 
-describe.runIf(adminUrl)('PostgreSQL backup (pg_dump) and restore', () => {
+describe.runIf(inject('testDb').kind !== 'embedded')('PostgreSQL backup (pg_dump) and restore', () => {
   let t: TestApp;
   const backupDir = path.join(tmp, 'pg-backups');
   const fresh: string[] = [];
@@ -167,13 +167,19 @@ describe.runIf(adminUrl)('PostgreSQL backup (pg_dump) and restore', () => {
   });
 });
 
-describe('embedded (PGlite) backup and restore', () => {
-  it('backs up through the running app and restores into another data folder with identical rows', async () => {
+/** The rows of every table but the migrations log (its execution times belong to each database). */
+async function dataSnapshot(url: string) {
+  const { mikro_orm_migrations: migrations, ...data } = await snapshot(url);
+  return { data, migrations: (migrations as { name: string }[]).map((m) => m.name) };
+}
+
+describe('embedded backup (logical) and restore', () => {
+  it('backs up through the running app and restores into another data folder and into PostgreSQL with identical rows', async () => {
     const dataDir = path.join(tmp, 'embedded-a');
     const backupDir = path.join(tmp, 'embedded-backups');
     const embedded = await startEmbeddedDatabase(dataDir);
     let filepath = '';
-    let before: Record<string, unknown[]> = {};
+    let before: Awaited<ReturnType<typeof dataSnapshot>> | undefined;
     try {
       const config = loadConfig({ LOG_LEVEL: 'silent', DB_POOL_MAX: '4', BACKUP_DIR: backupDir });
       const app = await buildApp(config, { databaseUrl: embedded.url, embedded });
@@ -181,31 +187,80 @@ describe('embedded (PGlite) backup and restore', () => {
         await seedAdmin(app);
         await seed(app.db.pool);
         const cookies = await signIn(app);
-        before = await snapshot(embedded.url);
+        before = await dataSnapshot(embedded.url);
         const res = await app.inject({ method: 'POST', url: '/api/admin/backup', cookies, payload: {} });
         expect(res.statusCode).toBe(200);
         filepath = res.json().filepath;
-        expect(filepath).toMatch(/\.tar\.gz$/);
+        expect(filepath).toMatch(/\.sql\.gz$/);
       } finally {
         await app.close();
       }
     } finally {
       await embedded.close();
     }
+    expect(Object.values(before?.data ?? {}).flat().length).toBeGreaterThan(5);
 
     const restoredDir = path.join(tmp, 'embedded-b');
     const { run, lines } = cli({ DATA_DIR: restoredDir });
     await run('restore', filepath, '--yes');
-    expect(lines[0]).toContain('Restored');
+    expect(lines[0]).toMatch(/^Restored .* rows in \d+ tables/);
+    // Restoring again over the data replaces it (no duplicates, no key conflicts).
+    await cli({ DATA_DIR: restoredDir }).run('restore', filepath, '--yes');
     const restored = await startEmbeddedDatabase(restoredDir);
     try {
-      expect(await snapshot(restored.url)).toEqual(before);
+      expect(await dataSnapshot(restored.url)).toEqual(before);
+      // Identity sequences continue after the restored rows.
+      const pool = new pg.Pool({ connectionString: restored.url });
+      try {
+        await insertApiLead(pool, { city: 'Boise' });
+        await pool.query(`insert into audit_log (actor, action, detail) values ('t', 'test', '{}')`);
+      } finally {
+        await pool.end();
+      }
     } finally {
       await restored.close();
     }
-    // Restoring over existing data keeps the old folder aside.
-    const again = cli({ DATA_DIR: restoredDir });
-    await again.run('restore', filepath, '--yes');
-    expect(again.lines[1]).toMatch(/pgdata\.before-restore-/);
+
+    // The same file moves an embedded site's data onto a PostgreSQL server (DATABASE_URL).
+    const name = `uf_restore_${randomBytes(5).toString('hex')}`;
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`create database ${name}`);
+    const target = new URL(adminUrl);
+    target.pathname = `/${name}`;
+    try {
+      await cli({ DATABASE_URL: target.toString() }).run('restore', filepath, '--yes');
+      expect(await dataSnapshot(target.toString())).toEqual(before);
+    } finally {
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    }
+  });
+
+  it('refuses a file that is not a complete backup, and changes nothing', async () => {
+    const dataDir = path.join(tmp, 'embedded-c');
+    const backupDir = path.join(tmp, 'embedded-c-backups');
+    const { run, lines } = cli({ DATA_DIR: dataDir, BACKUP_DIR: backupDir, LOG_LEVEL: 'silent' });
+    const ctx = createCliContext(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), () => {});
+    const countLeads = () =>
+      ctx.withDatabase(async ({ db }) =>
+        Number((await db.pool.query('select count(*) from api_lead')).rows[0].count),
+      );
+    await ctx.withDatabase(({ db }) => insertApiLead(db.pool, { city: 'Kept' }));
+    await run('backup');
+    const good = lines[0] ?? '';
+    const { gunzipSync, gzipSync } = await import('node:zlib');
+    const text = gunzipSync(readFileSync(good)).toString();
+    // Cut inside the first table's data: the restore must fail and roll back.
+    const cut = path.join(tmp, 'cut.sql.gz');
+    const firstCopy = text.indexOf('FROM stdin;\n');
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(cut, gzipSync(`${text.slice(0, firstCopy + 12)}garbage\tline`)),
+    );
+    await expect(run('restore', cut, '--yes')).rejects.toThrow();
+    await expect(
+      run('restore', path.join(tmp, 'cut.sql.gz').replace('cut', 'missing'), '--yes'),
+    ).rejects.toThrow(/no such file/);
+    expect(await countLeads()).toBe(1);
   });
 });

@@ -1,13 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnTracked } from './support/child-processes';
 import { leadBody } from './support/fixtures';
+import { tempDir } from './support/test-db';
 
 // The embedded mode as `npm start` runs it: the built server with no DATABASE_URL, PGlite in DATA_DIR.
 const entry = path.resolve(import.meta.dirname, '../dist/main.js');
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'uf-embedded-'));
+const dataDir = tempDir('uf-embedded-');
 let child: ChildProcess | undefined;
 
 async function startServer(port: number): Promise<ChildProcess> {
@@ -19,7 +20,7 @@ async function startServer(port: number): Promise<ChildProcess> {
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
-  const proc = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawnTracked(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   proc.stdout?.on('data', (d) => {
     output += d;

@@ -1,10 +1,13 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
+import { startEmbeddedDatabase } from '../src/db/embedded';
+import { tempDir } from './support/test-db';
 
 // Picks the PostgreSQL the integration tests run against, once per run, and says which:
-// DATABASE_URL when given → testcontainers when a Docker engine answers → embedded PGlite.
+// DATABASE_URL when given → testcontainers when a Docker engine answers → the app's own embedded
+// PostgreSQL (the `npm start` default) in a temporary folder. Each test file gets its own database.
 
-export type TestDbInfo = { kind: 'database-url' | 'testcontainers' | 'pglite'; adminUrl: string | null };
+export type TestDbInfo = { kind: 'database-url' | 'testcontainers' | 'embedded'; adminUrl: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,13 +42,19 @@ export default async function setup(project: TestProject) {
         await started.stop();
       };
     } else {
-      info = { kind: 'pglite', adminUrl: null };
+      const dataDir = tempDir('uf-test-embedded-');
+      const embedded = await startEmbeddedDatabase(dataDir);
+      info = { kind: 'embedded', adminUrl: embedded.adminUrl };
+      teardown = async () => {
+        await embedded.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      };
     }
   }
   const label = {
     'database-url': 'PostgreSQL from DATABASE_URL',
     testcontainers: 'PostgreSQL in a testcontainers container',
-    pglite: 'embedded PGlite (last resort: set DATABASE_URL to test on a real PostgreSQL)',
+    embedded: 'the embedded PostgreSQL (no DATABASE_URL)',
   }[info.kind];
   console.info(`[tests] integration database: ${label}`);
   project.provide('testDb', info);

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { takeLock } from '../db/embedded';
 import { recordAudit } from '../services/audit.service';
-import { createBackup, restoreEmbedded, restorePostgres } from '../services/backup.service';
+import { createBackup, detectBackupKind, restorePostgres } from '../services/backup.service';
+import { restoreLogicalBackup } from '../services/logical-backup';
 import { type CliCommand, requirePositional, UsageError } from './command';
 
 function operator(): string {
@@ -22,7 +22,7 @@ export const backupCommands: CliCommand[] = [
     async run(ctx) {
       const { filepath } = await ctx.withDatabase(async ({ db, url, embedded }) => {
         const result = await createBackup(
-          embedded ? { kind: 'embedded', dumpDataDir: embedded.dumpDataDir } : { kind: 'postgres', url },
+          embedded ? { kind: 'embedded', pool: db.pool } : { kind: 'postgres', url },
           ctx.config.backupDir,
         );
         await recordAudit(db.pool, {
@@ -51,21 +51,28 @@ export const backupCommands: CliCommand[] = [
           `restore replaces everything in ${target} with the backup; add --yes to confirm`,
         );
       }
-      if (ctx.config.databaseUrl) {
-        await restorePostgres(ctx.config.databaseUrl, file);
-        ctx.out(`Restored ${file} into ${target}.`);
+      const kind = await detectBackupKind(file);
+      if (kind === 'pglite-tar') {
+        throw new UsageError(
+          'This is a data-folder backup of the earlier embedded database (PGlite). Its data folder is ' +
+            'imported automatically the first time the server starts on it; restore this file with a ' +
+            'version from before ADR 050 if you need it.',
+        );
+      }
+      if (kind === 'logical') {
+        // Migrate first (withDatabase does), then load the data in one transaction. The embedded
+        // database's lock proves no server has it open.
+        const { tables, rows } = await ctx.withDatabase(({ db }) => restoreLogicalBackup(db.pool, file));
+        ctx.out(`Restored ${file} into ${target} (${rows} rows in ${tables} tables).`);
         return;
       }
-      // The lock proves no server (or other command) has the embedded database open.
-      mkdirSync(ctx.config.dataDir, { recursive: true });
-      const release = takeLock(path.join(ctx.config.dataDir, 'pgdata.lock'));
-      try {
-        const { previous } = await restoreEmbedded(ctx.config.dataDir, file);
-        ctx.out(`Restored ${file} into ${target}.`);
-        if (previous) ctx.out(`The previous data folder was kept as ${previous} (delete it when done).`);
-      } finally {
-        release();
+      if (!ctx.config.databaseUrl) {
+        throw new UsageError(
+          'This is a pg_dump backup of a PostgreSQL server; restore it with DATABASE_URL set to that kind of server.',
+        );
       }
+      await restorePostgres(ctx.config.databaseUrl, file);
+      ctx.out(`Restored ${file} into ${target}.`);
     },
   },
 ];

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config';
 import { type Database, migrate, openDatabase } from './database';
-import { EMBEDDED_MAX_CONNECTIONS, type EmbeddedDatabase, startEmbeddedDatabase } from './embedded';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from './embedded';
 
 export type Connected = {
   db: Database;
@@ -9,28 +9,32 @@ export type Connected = {
   close(): Promise<void>;
 };
 
-/** The database the config points at: DATABASE_URL, or the embedded PGlite in DATA_DIR (started here). */
+/** The database the config points at: DATABASE_URL, or the embedded PostgreSQL in DATA_DIR (started here). */
 export async function startConfiguredDatabase(
   config: AppConfig,
 ): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
   if (config.databaseUrl) return { url: config.databaseUrl };
   const embedded = await startEmbeddedDatabase(config.dataDir);
-  config.dbPoolMax = Math.min(config.dbPoolMax, EMBEDDED_MAX_CONNECTIONS - 2);
   return { url: embedded.url, embedded };
 }
 
 /** For CLI commands: connect, migrate, and close everything afterwards. */
 export async function connectForCommand(config: AppConfig): Promise<Connected> {
   const { url, embedded } = await startConfiguredDatabase(config);
-  const db = await openDatabase({ url, poolMax: Math.min(config.dbPoolMax, 4) });
-  await migrate(db);
-  return {
-    db,
-    url,
-    embedded,
-    async close() {
-      await db.close();
-      await embedded?.close();
-    },
-  };
+  try {
+    const db = await openDatabase({ url, poolMax: Math.min(config.dbPoolMax, 4) });
+    await migrate(db);
+    return {
+      db,
+      url,
+      embedded,
+      async close() {
+        await db.close();
+        await embedded?.close();
+      },
+    };
+  } catch (err) {
+    await embedded?.close();
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { AdminUser } from '../db/entities/admin-user.entity';
@@ -70,13 +70,21 @@ export async function ensureInitialAdmin(
   options: { username?: string; password?: string; allowGenerated: boolean },
 ): Promise<InitialAdmin> {
   if ((await em.count(AdminUser, {})) > 0) return { status: 'exists' };
-  if (options.username && options.password) {
-    await createAdmin(em, options.username, options.password);
-    return { status: 'created', username: options.username.trim() };
-  }
-  if (!options.allowGenerated) return { status: 'missing' };
+  if (!(options.username && options.password) && !options.allowGenerated) return { status: 'missing' };
   const username = options.username?.trim() || 'admin';
   const password = options.password ?? generatePassword();
-  await createAdmin(em, username, password);
+  try {
+    await createAdmin(em, username, password);
+  } catch (err) {
+    // Insert-if-absent: main.ts already takes turns under an advisory lock, but a replica that loses a
+    // race by any other way (another tool, a database without the lock) must come up, not crash.
+    if (
+      err instanceof UniqueConstraintViolationException ||
+      (err instanceof AppError && err.code === ERROR_CODES.conflict)
+    ) {
+      return { status: 'exists' };
+    }
+    throw err;
+  }
   return { status: 'created', username, generatedPassword: options.password ? undefined : password };
 }

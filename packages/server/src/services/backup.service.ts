@@ -1,28 +1,27 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { link, mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { link, mkdir, open, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { PGlite } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 import type { Actor } from './admin-leads.service';
 import { recordAudit } from './audit.service';
+import { isLogicalBackup, writeLogicalBackup } from './logical-backup';
 
-// Restorable database backups (ADR 010). Against PostgreSQL: pg_dump's custom format, restored with
-// pg_restore + psql in one transaction. In the embedded mode: PGlite's own data-folder tarball
-// (dumpDataDir), restored by loading it into a fresh folder that then replaces the old one.
+// Restorable database backups (ADR 010, ADR 050). Against PostgreSQL: pg_dump's custom format,
+// restored with pg_restore + psql in one transaction. In the embedded mode, which has no client tools:
+// a logical backup written through the app's own connection (logical-backup.ts), restored by the app.
 
-export type BackupSource =
-  | { kind: 'postgres'; url: string }
-  | { kind: 'embedded'; dumpDataDir(): Promise<Blob> };
+export type BackupSource = { kind: 'postgres'; url: string } | { kind: 'embedded'; pool: Pool };
 
-export type BackupKind = 'pg-custom' | 'pg-plain' | 'embedded-tar';
+/** `pglite-tar`: a data-folder tarball of the embedded database before ADR 050 (PGlite). */
+export type BackupKind = 'pg-custom' | 'pg-plain' | 'logical' | 'pglite-tar';
 
-const EXTENSION: Record<Exclude<BackupKind, 'pg-plain'>, string> = {
+const EXTENSION: Record<'pg-custom' | 'logical', string> = {
   'pg-custom': '.dump',
-  'embedded-tar': '.tar.gz',
+  logical: '.sql.gz',
 };
 
 /** A connection URL without its password, plus the password for PGPASSWORD (never on a command line). */
@@ -86,7 +85,7 @@ function startTool(
   return { child, done };
 }
 
-function backupFileName(kind: Exclude<BackupKind, 'pg-plain'>, now: Date): string {
+function backupFileName(kind: keyof typeof EXTENSION, now: Date): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   return `uf-backup-${stamp}-${randomBytes(4).toString('hex')}${EXTENSION[kind]}`;
 }
@@ -102,7 +101,7 @@ export async function createBackup(
   now = new Date(),
 ): Promise<{ filepath: string }> {
   await mkdir(dir, { recursive: true });
-  const kind = source.kind === 'postgres' ? 'pg-custom' : 'embedded-tar';
+  const kind = source.kind === 'postgres' ? 'pg-custom' : 'logical';
   const filepath = path.resolve(dir, backupFileName(kind, now));
   const partial = `${filepath}.partial`;
   // 'wx' claims the name: it fails if another backup (or anything else) already has it.
@@ -120,11 +119,11 @@ export async function createBackup(
         { env },
       ).done;
     } else {
-      const tarball = await source.dumpDataDir();
-      await file.writeFile(Buffer.from(await tarball.arrayBuffer()));
-      await file.sync();
       await file.close();
       isOpen = false;
+      await writeLogicalBackup(source.pool, createWriteStream(partial, { flags: 'r+' }), now);
+      const written = await open(partial, 'r+');
+      await written.sync().finally(() => written.close());
     }
     await link(partial, filepath);
     await unlink(partial);
@@ -155,7 +154,7 @@ export async function detectBackupKind(file: string): Promise<BackupKind> {
     const head = Buffer.alloc(5);
     await handle.read(head, 0, 5, 0);
     if (head.toString('latin1') === 'PGDMP') return 'pg-custom';
-    if (head[0] === 0x1f && head[1] === 0x8b) return 'embedded-tar';
+    if (head[0] === 0x1f && head[1] === 0x8b) return (await isLogicalBackup(file)) ? 'logical' : 'pglite-tar';
     return 'pg-plain';
   } finally {
     await handle.close();
@@ -172,11 +171,8 @@ const RESET_SCHEMA = 'drop schema if exists public cascade;\ncreate schema publi
  */
 export async function restorePostgres(url: string, file: string): Promise<void> {
   const kind = await detectBackupKind(file);
-  if (kind === 'embedded-tar') {
-    throw new Error(
-      'This is a backup of the embedded database; restore it with DATABASE_URL unset (into DATA_DIR).',
-    );
-  }
+  if (kind === 'logical' || kind === 'pglite-tar')
+    throw new Error(`restorePostgres cannot restore a ${kind} backup`);
   const { url: dbUrl, env } = splitCredentials(url);
   const script = new PassThrough();
   const psql = startTool(
@@ -206,37 +202,4 @@ export async function restorePostgres(url: string, file: string): Promise<void> 
   }
   script.end();
   await psql.done;
-}
-
-/**
- * Replaces the embedded database in `dataDir` with a PGlite data-folder backup. The caller holds the
- * data folder's lock (no server running). The previous folder is kept beside it, renamed.
- */
-export async function restoreEmbedded(
-  dataDir: string,
-  file: string,
-  now = new Date(),
-): Promise<{ previous: string | null }> {
-  const kind = await detectBackupKind(file);
-  if (kind !== 'embedded-tar') {
-    throw new Error('This is a PostgreSQL (pg_dump) backup; restore it with DATABASE_URL set.');
-  }
-  const stamp = now.toISOString().replace(/[:.]/g, '-');
-  const target = path.join(dataDir, 'pgdata');
-  const staging = path.join(dataDir, `pgdata.restoring-${stamp}`);
-  const tarball = new Blob([await readFile(file)]);
-  // Loading into a fresh folder and opening it proves the backup is readable before anything changes.
-  const db = await PGlite.create(staging, { loadDataDir: tarball });
-  try {
-    await db.query('select 1');
-  } finally {
-    await db.close();
-  }
-  let previous: string | null = null;
-  if (await stat(target).catch(() => null)) {
-    previous = path.join(dataDir, `pgdata.before-restore-${stamp}`);
-    await rename(target, previous);
-  }
-  await rename(staging, target);
-  return { previous };
 }

@@ -8,7 +8,7 @@ import type { BackupSource } from './backup.service';
 export type Services = {
   db: Database;
   config: AppConfig;
-  /** What POST /api/admin/backup dumps: the PostgreSQL (pg_dump) or the embedded PGlite. */
+  /** What POST /api/admin/backup dumps: the PostgreSQL (pg_dump) or the embedded one (logical backup). */
   backupSource: BackupSource;
   /** Visitor analytics: group-commit ingestion, dashboard summary, retention. */
   analytics: AnalyticsService;

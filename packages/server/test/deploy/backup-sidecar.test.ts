@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seedAdmin, signIn } from '../support/admin';
+import { spawnTracked } from '../support/child-processes';
 import { leadBody } from '../support/fixtures';
 import { runCli } from '../support/server-process';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -12,7 +13,8 @@ import { createTestDatabase, type TestDatabase } from '../support/test-db';
 
 // The compose stack's backup sidecar (infra/backup/backup.sh), run natively against this machine's
 // PostgreSQL: scheduled pg_dumps, retention, and the documented restore command bringing a dump back.
-// It only ever talks to a real PostgreSQL, so it is skipped when the suite fell back to PGlite.
+// It runs this machine's PostgreSQL client tools (the compose stack's PostgreSQL 15), which refuse the
+// embedded PostgreSQL 18: it is skipped when the suite runs on the embedded database.
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 const script = path.join(root, 'infra/backup/backup.sh');
@@ -44,7 +46,7 @@ async function snapshot(url: string): Promise<Record<string, { rows: number; dig
   }
 }
 
-describe.skipIf(!inject('testDb').adminUrl)('backup sidecar, run natively', () => {
+describe.skipIf(inject('testDb').kind === 'embedded')('backup sidecar, run natively', () => {
   let t: TestApp;
   let restored: TestDatabase;
   let dir: string;
@@ -74,7 +76,7 @@ describe.skipIf(!inject('testDb').adminUrl)('backup sidecar, run natively', () =
   it('dumps on its schedule, keeps only the newest BACKUP_KEEP, and stops cleanly on SIGTERM', async () => {
     // A backup made from the dashboard shares the folder; retention must leave it alone.
     writeFileSync(path.join(dir, 'uf-backup-2026-01-01T00-00-00-000Z-abcd1234.dump'), 'made by an admin');
-    sidecar = spawn('sh', [script], {
+    sidecar = spawnTracked('sh', [script], {
       env: {
         ...process.env,
         DATABASE_URL: t.db.url,

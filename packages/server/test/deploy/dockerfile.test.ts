@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { spawnTracked } from '../support/child-processes';
 
 // The Dockerfile's build and start steps, run natively by scripts/verify-dockerfile.mjs (no Docker
 // engine here): a broken install, build or start step fails the suite.
@@ -15,16 +15,16 @@ function runVerifier(args: string[]): Promise<{ code: number | null; output: str
   if (adminUrl) env.DATABASE_URL = adminUrl;
   else delete env.DATABASE_URL;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [verifier, ...args], {
+    const child = spawnTracked(process.execPath, [verifier, ...args], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (d) => {
+    child.stdout?.on('data', (d) => {
       output += d;
     });
-    child.stderr.on('data', (d) => {
+    child.stderr?.on('data', (d) => {
       output += d;
     });
     child.on('exit', (code) => resolve({ code, output }));

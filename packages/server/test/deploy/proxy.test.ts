@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnTracked } from '../support/child-processes';
 import { freePort, type ServerProcess, startServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-db';
 
@@ -61,7 +62,7 @@ describe.skipIf(!hasCaddy)('the compose reverse proxy (Caddy), run natively', ()
     app = await startServerProcess({ DATABASE_URL: db.url, TRUST_PROXY: '127.0.0.1', METRICS_TOKEN: TOKEN });
     proxyPort = await freePort();
     caddyHome = mkdtempSync(path.join(os.tmpdir(), 'uf-caddy-'));
-    caddy = spawn('caddy', ['run', '--config', caddyfile, '--adapter', 'caddyfile'], {
+    caddy = spawnTracked('caddy', ['run', '--config', caddyfile, '--adapter', 'caddyfile'], {
       env: {
         ...process.env,
         HOME: caddyHome,

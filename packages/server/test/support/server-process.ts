@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { spawnTracked } from './child-processes';
 
 // The built server (packages/server/dist/main.js) as its own process, as production runs it.
 // `npm test` builds before the test tiers; a bare vitest run builds the server here if it is missing.
@@ -27,7 +28,7 @@ function ensureBuilt() {
 /** Starts the server on a free port (PORT=0; the port is read from its start-up banner) and waits for /readyz. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   ensureBuilt();
-  const child = spawn(process.execPath, [entry], {
+  const child = spawnTracked(process.execPath, [entry], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { startEmbeddedDatabase } from '../../src/db/embedded';
 
 export type TestDatabase = { url: string; kind: string; drop(): Promise<void> };
 
@@ -14,10 +16,6 @@ function withDatabase(url: string, name: string): string {
 /** A brand-new, empty database for one test file: nothing leaks between files or runs. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const { kind, adminUrl } = inject('testDb');
-  if (!adminUrl) {
-    const embedded = await startEmbeddedDatabase(undefined);
-    return { url: embedded.url, kind, drop: () => embedded.close() };
-  }
   const name = `uf_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -39,4 +37,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     },
   };
+}
+
+/**
+ * A new temporary folder that other users may pass through (not list): when the tests run as root, the
+ * embedded PostgreSQL runs as an unprivileged user and must reach a DATA_DIR inside it.
+ */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  chmodSync(dir, 0o711);
+  return dir;
 }
