@@ -1,12 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startEmbeddedDatabase } from '../src/db/embedded';
 import { spawnTracked } from './support/child-processes';
 import { leadBody } from './support/fixtures';
+import { expectProbeStored, sendProbeBurst } from './support/probe';
 import { tempDir } from './support/test-db';
 
-// The embedded mode as `npm start` runs it: the built server with no DATABASE_URL, PGlite in DATA_DIR.
+// The embedded mode as `npm start` runs it: the built server with no DATABASE_URL, its own PostgreSQL
+// in DATA_DIR.
 const entry = path.resolve(import.meta.dirname, '../dist/main.js');
 const dataDir = tempDir('uf-embedded-');
 let child: ChildProcess | undefined;
@@ -51,7 +54,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('embedded PGlite mode (no DATABASE_URL)', () => {
+describe('embedded mode (no DATABASE_URL)', () => {
   it('starts, migrates, stores a lead and keeps it across a restart', async () => {
     if (!existsSync(entry)) throw new Error(`${entry} is missing: build the server first (npm test does)`);
     const port = 20_000 + Math.floor(Math.random() * 20_000);
@@ -64,11 +67,48 @@ describe('embedded PGlite mode (no DATABASE_URL)', () => {
     expect(res.status).toBe(200);
     const { id } = (await res.json()) as { id: string };
     await stopServer(child);
-    expect(existsSync(path.join(dataDir, 'pgdata.lock'))).toBe(false);
+    expect(existsSync(path.join(dataDir, 'postgres.lock'))).toBe(false);
 
     child = await startServer(port);
     const read = await fetch(`http://127.0.0.1:${port}/api/leads/${id}`);
     expect(await read.json()).toEqual({ id, state: 'NY' });
     await stopServer(child);
   });
+
+  it('passes the concurrency probe: real sessions for every connection', async () => {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    child = await startServer(port);
+    const shared = await sendProbeBurst(`http://127.0.0.1:${port}`);
+    await stopServer(child);
+    const embedded = await startEmbeddedDatabase(dataDir);
+    try {
+      await expectProbeStored(embedded.url, shared);
+    } finally {
+      await embedded.close();
+    }
+  });
+
+  it('leaves no PostgreSQL behind when the server is killed, and starts again on the same data', async () => {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    child = await startServer(port);
+    const pid = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    child.kill('SIGKILL');
+    await new Promise((r) => child?.once('exit', r));
+    const deadline = Date.now() + 20_000;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(isAlive(pid)).toBe(false);
+    child = await startServer(port);
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(res.status).toBe(200);
+    await stopServer(child);
+  });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
