@@ -87,7 +87,7 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForReady(baseUrl, child);
   console.info(
-    `[e2e] server at ${baseUrl} on ${adminUrl ? 'PostgreSQL from DATABASE_URL' : 'embedded PGlite'}`,
+    `[e2e] server at ${baseUrl} on ${adminUrl ? 'PostgreSQL from DATABASE_URL' : 'the embedded PostgreSQL'}`,
   );
   project.provide('baseUrl', baseUrl);
   project.provide('e2eDatabaseUrl', databaseUrl);

@@ -1,6 +1,8 @@
 // `npm test`: typecheck, lint, build, then every test tier (unit, integration on PostgreSQL,
 // end-to-end in Chromium). Ends with one line `N passed, N failed` for the whole run.
-// Runs under the project's Node (scripts/bootstrap.mjs), after the workspace is installed.
+// `npm test -- --integration-only`: only the server integration tests (CI's second pass, on the
+// embedded database). Runs under the project's Node (scripts/bootstrap.mjs), after the workspace is
+// installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,8 +26,10 @@ function step(name, status) {
   }
 }
 
+const integrationOnly = process.argv.includes('--integration-only');
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM) && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+if (!integrationOnly && !existsSync(CHROMIUM) && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
   console.info('[test] installing Chromium from apt for the end-to-end tests...');
   run('sh', [
     '-c',
@@ -33,14 +37,16 @@ if (!existsSync(CHROMIUM) && process.getuid?.() === 0 && existsSync('/usr/bin/ap
   ]);
 }
 
-console.info('\n[test] typecheck');
-step('typecheck', run(process.execPath, [path.join(root, 'scripts/bootstrap.mjs'), 'typecheck']));
-console.info('\n[test] lint');
-step('lint', run(bin('biome'), ['check', '.']));
+if (!integrationOnly) {
+  console.info('\n[test] typecheck');
+  step('typecheck', run(process.execPath, [path.join(root, 'scripts/bootstrap.mjs'), 'typecheck']));
+  console.info('\n[test] lint');
+  step('lint', run(bin('biome'), ['check', '.']));
+}
 console.info('\n[test] build');
 const buildStatus = run(process.execPath, [path.join(root, 'scripts/bootstrap.mjs'), 'build']);
 step('build', buildStatus);
-if (buildStatus === 0) {
+if (buildStatus === 0 && !integrationOnly) {
   console.info('\n[test] landing bundle budget');
   step(
     'landing bundle budget',
@@ -50,9 +56,15 @@ if (buildStatus === 0) {
 
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'uf-test-'));
 const report = path.join(reportDir, 'vitest.json');
-const projects = buildStatus === 0 ? [] : ['--project', 'unit', '--project', 'integration'];
-console.info(`\n[test] vitest${buildStatus === 0 ? '' : ' (unit and integration only: the build failed)'}`);
-run(bin('vitest'), [
+const projects = integrationOnly
+  ? ['--project', 'integration']
+  : buildStatus === 0
+    ? []
+    : ['--project', 'unit', '--project', 'integration'];
+console.info(
+  `\n[test] vitest${integrationOnly ? ' (integration only)' : buildStatus === 0 ? '' : ' (unit and integration only: the build failed)'}`,
+);
+const vitestStatus = run(bin('vitest'), [
   'run',
   ...projects,
   '--reporter=default',
@@ -70,6 +82,12 @@ if (existsSync(report)) {
   for (const f of brokenFiles) failures.push(path.relative(root, f.name));
   for (const f of r.testResults)
     for (const a of f.assertionResults) if (a.status === 'failed') failures.push(a.fullName);
+  // An error outside any test (a global setup or teardown, an unhandled rejection) fails vitest's run
+  // without failing a test: count it too.
+  if (vitestStatus !== 0 && r.numFailedTests === 0 && brokenFiles.length === 0) {
+    failed += 1;
+    failures.push(`vitest exited with status ${vitestStatus} (an error outside the tests: see above)`);
+  }
 } else {
   failed += 1;
   failures.push('vitest produced no report');

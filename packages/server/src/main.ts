@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { startConfiguredDatabase } from './db/connect';
+import { carryOverLegacyData, startConfiguredDatabase } from './db/connect';
 import { INITIAL_ADMIN_LOCK_KEY, withAdvisoryLock } from './db/database';
 import { ensureInitialAdmin, type InitialAdmin } from './services/admin-user.service';
 
@@ -30,6 +30,16 @@ async function main() {
   } catch (err) {
     await embedded?.close();
     throw err;
+  }
+
+  if (embedded) {
+    try {
+      await carryOverLegacyData(config, app.db);
+    } catch (err) {
+      await app.close();
+      await embedded.close();
+      throw err;
+    }
   }
 
   // Replicas starting together would each find no admin and each create one: take turns.

@@ -1,0 +1,62 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+import { connectForCommand } from '../src/db/connect';
+import { migrate, openDatabase } from '../src/db/database';
+import { insertApiLead, insertWebsiteLead } from './support/leads';
+import { tempDir } from './support/test-db';
+
+// An embedded database made by an earlier version (PGlite in DATA_DIR/pgdata) is carried over into the
+// embedded PostgreSQL on the first start of this version; the old folder is kept, renamed (ADR 050).
+
+const dataDir = tempDir('uf-legacy-');
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function makeLegacyFolder() {
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 4 });
+  await server.start();
+  const port = Number(server.getServerConn().split(':').pop());
+  const app = await openDatabase({
+    url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+    poolMax: 2,
+  });
+  try {
+    await migrate(app);
+    await insertWebsiteLead(app.pool, { firstName: 'Legacy', lastName: "O'Brien" });
+    await insertApiLead(app.pool, { city: 'Reno' });
+  } finally {
+    await app.close();
+    await server.stop();
+    await db.close();
+  }
+}
+
+describe('the earlier embedded database (PGlite)', () => {
+  it('is imported once on the first start, its folder kept and its data saved as a backup', async () => {
+    await makeLegacyFolder();
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    const first = await connectForCommand(config);
+    try {
+      const { rows } = await first.db.pool.query('select first_name, last_name from website_lead');
+      expect(rows).toEqual([{ first_name: 'Legacy', last_name: "O'Brien" }]);
+      expect((await first.db.pool.query('select city from api_lead')).rows).toEqual([{ city: 'Reno' }]);
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(path.join(dataDir, 'pgdata'))).toBe(false);
+    expect(readdirSync(dataDir).some((f) => f.startsWith('pgdata.imported-'))).toBe(true);
+    expect(readdirSync(config.backupDir).some((f) => f.startsWith('uf-pglite-import-'))).toBe(true);
+
+    // A second start does not import again (no duplicates).
+    const second = await connectForCommand(config);
+    try {
+      expect(Number((await second.db.pool.query('select count(*) from website_lead')).rows[0].count)).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
