@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
 // Starts the built server (packages/server/dist) once for the end-to-end run, on a fresh database:
-// a new database in DATABASE_URL's server when given, else the embedded PGlite in a temp folder.
+// a new database in DATABASE_URL's server when given, else the server's embedded PostgreSQL in a temp folder.
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -85,7 +85,13 @@ export default async function setup(project: TestProject) {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForReady(baseUrl, child);
+  try {
+    await waitForReady(baseUrl, child);
+  } catch (err) {
+    // Never leave the server behind when the run cannot start.
+    child.kill('SIGKILL');
+    throw err;
+  }
   console.info(
     `[e2e] server at ${baseUrl} on ${adminUrl ? 'PostgreSQL from DATABASE_URL' : 'the embedded PostgreSQL'}`,
   );

@@ -4,7 +4,7 @@
 // embedded database). Runs under the project's Node (scripts/bootstrap.mjs), after the workspace is
 // installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,29 @@ if (buildStatus === 0 && !integrationOnly) {
   );
 }
 
+// Processes the tests start from this checkout: the built server and CLI, and embedded PostgreSQL
+// servers on temporary data folders. Any still alive after the run (beyond a short grace period for
+// shutdowns in progress) is killed and fails the run. Linux (/proc) only.
+function testProcesses() {
+  const found = new Map();
+  if (!existsSync('/proc/self/cmdline')) return found;
+  const dist = path.join(root, 'packages/server/dist/');
+  const tmp = path.join(os.tmpdir(), 'uf-');
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let cmd;
+    try {
+      cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    } catch {
+      continue;
+    }
+    if (cmd.includes(dist) || (/\/postgres -D /.test(cmd) && cmd.includes(tmp)))
+      found.set(Number(entry), cmd);
+  }
+  return found;
+}
+const before = testProcesses();
+
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'uf-test-'));
 const report = path.join(reportDir, 'vitest.json');
 const projects = integrationOnly
@@ -91,6 +114,21 @@ if (existsSync(report)) {
 } else {
   failed += 1;
   failures.push('vitest produced no report');
+}
+
+let leftovers = [...testProcesses()].filter(([pid]) => !before.has(pid));
+for (let waited = 0; leftovers.length && waited < 10_000; waited += 250) {
+  await new Promise((r) => setTimeout(r, 250));
+  leftovers = leftovers.filter(([pid]) => testProcesses().has(pid));
+}
+for (const [pid, cmd] of leftovers) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  failed += 1;
+  failures.push(`a process started by the tests was still running (killed now): ${pid} ${cmd.slice(0, 200)}`);
 }
 
 if (failures.length) console.info(`\n[test] failed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);

@@ -21,7 +21,7 @@ export async function openDatabase(options: {
   poolMax: number;
   log?: (message: string) => void;
 }): Promise<Database> {
-  // The ORM and the raw pool share the connection budget (the embedded socket caps it).
+  // The ORM and the raw pool share the connection budget (DB_POOL_MAX).
   const ormPoolMax = Math.max(2, Math.floor(options.poolMax / 2));
   const rawPoolMax = Math.max(2, options.poolMax - ormPoolMax);
   const orm = await MikroORM.init({

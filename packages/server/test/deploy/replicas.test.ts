@@ -23,7 +23,6 @@ beforeAll(async () => {
     DATABASE_URL: db.url,
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
-    // Both pools together stay under the embedded fallback's connection cap.
     DB_POOL_MAX: '4',
   };
   // Started together: both take the migration lock and both find no admin yet.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 // Hand-written so indexes (functional unique e-mail, filter indexes) are exactly what the queries need.
-// Runs unchanged on PostgreSQL 15+ and on the embedded PGlite.
+// Runs unchanged on PostgreSQL 15+ (the compose stack) and 18 (the embedded default).
 export class Migration20261122000000_initial extends Migration {
   override name = 'Migration20261122000000_initial';
 

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Consent evidence, opt-outs and the partner API (ADR 030–033). Runs on PostgreSQL 15+ and PGlite.
+// Consent evidence, opt-outs and the partner API (ADR 030–033). Runs on PostgreSQL 15+.
 export class Migration20261122040000_consent_partner extends Migration {
   override name = 'Migration20261122040000_consent_partner';
 
