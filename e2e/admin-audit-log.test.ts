@@ -36,7 +36,7 @@ describe('admin audit log', () => {
       .filter({ hasText: 'Backup created successfully' });
     await backupToast.waitFor({ timeout: 20_000 });
     // The toast's text is its title followed by the absolute path of the file.
-    const backupPath = /\/\S+?\.(?:dump|tar\.gz)/.exec((await backupToast.textContent()) ?? '')?.[0];
+    const backupPath = /\/\S+?\.(?:dump|sql\.gz)/.exec((await backupToast.textContent()) ?? '')?.[0];
     expect(backupPath).toBeDefined();
 
     await page.getByRole('button', { name: 'Audit Log' }).click();

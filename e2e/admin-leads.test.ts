@@ -132,7 +132,7 @@ describe('admin leads dashboard', () => {
     // Backup: the toast names the written file.
     await page.getByRole('button', { name: 'Backup Database' }).click();
     const backupToast = await expectToast(page, 'Backup created successfully');
-    expect(backupToast).toMatch(/uf-backup-.+\.(dump|tar\.gz)/);
+    expect(backupToast).toMatch(/uf-backup-.+\.(dump|sql\.gz)/);
 
     // Logout: toast, sign-in page, and the old session cookie no longer works.
     const [cookie] = (await context.cookies()).filter((c) => c.name === 'uf_admin');
