@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
 import { type Database, migrate, openDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
+import { AccessLogController, createLogDestination } from './logging';
 import { createMetrics, type Metrics } from './metrics';
 import { metricsEndpointPlugin } from './plugins/metrics-endpoint';
 import { openApiPlugin } from './plugins/openapi';
@@ -50,16 +51,24 @@ const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta
 
 /** Builds the whole app without listening. Tests call this with their own database. */
 export async function buildApp(config: AppConfig, options: BuildOptions): Promise<FastifyInstance> {
+  const logDestination = config.logLevel === 'silent' ? undefined : createLogDestination();
   const app = Fastify({
-    logger:
-      config.logLevel === 'silent'
-        ? false
-        : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    logger: logDestination
+      ? {
+          level: config.logLevel,
+          stream: logDestination,
+          redact: ['req.headers.cookie', 'req.headers.authorization'],
+        }
+      : false,
+    logController: new AccessLogController(),
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 5000 },
     genReqId: () => crypto.randomUUID(),
   });
+  // Registered first, so it runs last (onClose hooks run in reverse order): lines written while
+  // closing are written out too.
+  if (logDestination) app.addHook('onClose', async () => logDestination.flushSync());
 
   const db = await openDatabase({
     url: options.databaseUrl,

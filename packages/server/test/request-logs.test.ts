@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('request logs', () => {
-  it('are JSON lines in which each request is one id from arrival to answer', async () => {
+  it('are JSON lines: one access line per request, each with its own id', async () => {
     const missing = '11111111-2222-4333-8444-555555555555';
     expect((await fetch(`${server.url}/api/leads/${missing}`)).status).toBe(404);
     expect(
@@ -39,6 +39,8 @@ describe('request logs', () => {
         })
       ).status,
     ).toBe(401);
+    // A static file is logged at debug only: the operator's output is not buried by asset requests.
+    expect((await fetch(`${server.url}/favicon.svg`)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 200));
 
     const lines = server
@@ -46,15 +48,17 @@ describe('request logs', () => {
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as LogLine);
-    const incoming = lines.find(
-      (l) => l.msg === 'incoming request' && l.req?.url === `/api/leads/${missing}`,
-    );
-    expect(incoming?.reqId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const completed = lines.find((l) => l.msg === 'request completed' && l.reqId === incoming?.reqId);
-    expect(completed?.res?.statusCode).toBe(404);
-
-    const ids = lines.filter((l) => l.msg === 'incoming request').map((l) => l.reqId);
+    // One access line per request (ADR 051), with its id, method, URL, status and time.
+    const access = lines.filter((l) => l.msg === 'request completed');
+    const notFound = access.find((l) => l.req?.url === `/api/leads/${missing}`);
+    expect(notFound?.reqId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(notFound?.res?.statusCode).toBe(404);
+    expect(access.find((l) => l.req?.url === '/api/admin/login')?.res?.statusCode).toBe(401);
+    expect(lines.filter((l) => l.msg === 'incoming request')).toEqual([]);
+    const ids = access.map((l) => l.reqId);
     expect(new Set(ids).size).toBe(ids.length);
+    expect(lines.filter((l) => l.reqId === notFound?.reqId)).toHaveLength(1);
+    expect(access.find((l) => l.req?.url === '/favicon.svg')).toBeUndefined();
     expect(server.output()).not.toContain('secret-cookie-value');
     expect(server.output()).not.toContain('wrong-password');
   });

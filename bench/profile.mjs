@@ -1,0 +1,167 @@
+// CPU profile of the built server under one route's load (ADR 051): where a request's time goes.
+//   node scripts/bootstrap.mjs bench -- (not picked up: run it directly, after a build, on Node 24)
+//   node bench/profile.mjs track|submit|partner [--duration 10] [--log-level info]
+// Starts the server with --cpu-prof on a fresh database (DATABASE_URL / BENCH_DATABASE_URL admin URL),
+// loads the route with autocannon, stops the server (the profile is written at exit) and prints the
+// self time per package/area and the top functions.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { root, runSql, startProcess, stopProcess, withDatabase } from './support/processes.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const ROUTE = args[0] ?? 'track';
+const DURATION = Number(option('duration', '10'));
+const LOG_LEVEL = option('log-level', 'info');
+const UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const adminUrl =
+  process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+let seq = 0;
+const next = () => `${process.pid}x${(seq++).toString(36)}`;
+const phone = () =>
+  `(212) ${String(200 + (seq % 800)).padStart(3, '0')}-${String(seq % 10_000).padStart(4, '0')}`;
+const BODIES = {
+  track: () => ({
+    eventType: 'page_view',
+    page: 'home',
+    referrer: 'https://www.google.com/',
+    sessionId: `s-${next()}`,
+  }),
+  submit: () => ({
+    firstName: 'Bench',
+    lastName: 'Visitor',
+    streetAddress: '1 Load Ave',
+    zipCode: '12207',
+    email: `bench.${next()}@example.com`,
+    phone: '(518) 555-0100',
+    birthMonth: '4',
+    birthDay: '12',
+    birthYear: '1971',
+    consentGiven: 'true',
+  }),
+  partner: () => ({
+    firstName: 'Bench',
+    lastName: `Partner${next()}`,
+    streetAddress: '1 Load Ave',
+    city: 'Albany',
+    state: 'NY',
+    phone: phone(),
+    birthMonth: 4,
+    birthDay: 12,
+    birthYear: 1971,
+  }),
+};
+const PATHS = { track: '/api/analytics/track', submit: '/api/submit-search', partner: '/api/partner/leads' };
+const CONNECTIONS = { track: 64, submit: 32, partner: 32 };
+
+function area(url) {
+  if (!url) return '(native/V8)';
+  if (url.startsWith('node:')) return url.split('/')[0];
+  const m = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (m) return m[1];
+  if (url.includes('/dist/main.js')) return 'app code (dist/main.js)';
+  return url.replace(root, '.');
+}
+
+async function main() {
+  const dbName = `uf_profile_${Date.now().toString(36)}`;
+  const dbUrl = withDatabase(adminUrl, dbName);
+  await runSql(adminUrl, `create database ${dbName}`);
+  const profDir = mkdtempSync(path.join(os.tmpdir(), 'uf-prof-'));
+  try {
+    const port = 21_000 + Math.floor(Math.random() * 10_000);
+    const { child } = await startProcess(
+      'server',
+      ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--max-semi-space-size=4', 'packages/server/dist/main.js'],
+      {
+        DATABASE_URL: dbUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL,
+        DB_POOL_MAX: '20',
+        PARTNER_RATE_LIMIT_PER_MINUTE: '100000',
+      },
+      async () => {
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
+        } catch {
+          return false;
+        }
+      },
+    );
+    child.stdout.resume();
+    const headers = { 'content-type': 'application/json', 'user-agent': UA };
+    if (ROUTE === 'partner') {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['packages/server/dist/cli.js', 'api-key:create', 'Profile Partner'],
+        { cwd: root, env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn' } },
+      );
+      headers.authorization = `Bearer ${/ufk_[A-Za-z0-9_-]+/.exec(stdout)?.[0]}`;
+    }
+    const result = await new Promise((resolve, reject) =>
+      autocannon(
+        {
+          url: `http://127.0.0.1:${port}${PATHS[ROUTE]}`,
+          connections: CONNECTIONS[ROUTE],
+          duration: DURATION,
+          requests: [
+            {
+              method: 'POST',
+              setupRequest: (req) => ({ ...req, body: JSON.stringify(BODIES[ROUTE]()), headers }),
+            },
+          ],
+        },
+        (err, r) => (err ? reject(err) : resolve(r)),
+      ),
+    );
+    await stopProcess(child);
+    const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+    const profile = JSON.parse(readFileSync(path.join(profDir, file), 'utf8'));
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const dt = new Map();
+    for (let i = 0; i < profile.samples.length; i++) {
+      const id = profile.samples[i];
+      dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    }
+    const total = [...dt.values()].reduce((a, b) => a + b, 0);
+    const idle = [...dt]
+      .filter(([id]) => byId.get(id).callFrame.functionName === '(idle)')
+      .reduce((a, [, t]) => a + t, 0);
+    const areas = new Map();
+    const fns = new Map();
+    for (const [id, t] of dt) {
+      const { callFrame } = byId.get(id);
+      if (callFrame.functionName === '(idle)') continue;
+      const a = area(callFrame.url);
+      areas.set(a, (areas.get(a) ?? 0) + t);
+      const key = `${callFrame.functionName || '(anonymous)'} ${callFrame.url ? `${area(callFrame.url)}:${callFrame.lineNumber + 1}` : ''}`;
+      fns.set(key, (fns.get(key) ?? 0) + t);
+    }
+    const busy = total - idle;
+    const pct = (t) => `${((t / busy) * 100).toFixed(1)} %`;
+    console.info(
+      `${PATHS[ROUTE]}: ${Math.round(result['2xx'] / DURATION)} req/s (2xx), p99 ${result.latency.p99} ms, ` +
+        `non-2xx ${result.non2xx}, LOG_LEVEL=${LOG_LEVEL}; busy ${((busy / total) * 100).toFixed(0)} % of the profile`,
+    );
+    console.info('\nself time by area (share of busy samples):');
+    for (const [a, t] of [...areas].sort((x, y) => y[1] - x[1]).slice(0, 12))
+      console.info(`  ${pct(t).padStart(7)}  ${a}`);
+    console.info('\ntop functions by self time:');
+    for (const [f, t] of [...fns].sort((x, y) => y[1] - x[1]).slice(0, 25))
+      console.info(`  ${pct(t).padStart(7)}  ${f}`);
+  } finally {
+    await runSql(adminUrl, `drop database if exists ${dbName} with (force)`);
+  }
+}
+
+await main();

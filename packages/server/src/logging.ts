@@ -1,0 +1,34 @@
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import pino from 'pino';
+
+// Request logging (ADR 051): one access line per request, as a proxy writes it, instead of Fastify's
+// two ("incoming request" + "request completed") — with the request id, method, URL, client address,
+// status and time, and never a header (so never a cookie or an authorization). Lines about the same
+// request written in between (errors, warnings) carry the same reqId. Static files answered without
+// an error are logged at debug only, so `npm start`'s output stays readable.
+
+const STATIC_FILE = /^\/(?:assets\/|[^/?]+\.[a-z0-9]+(?:\?|$))/i;
+
+export class AccessLogController extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = {
+      req: { method: request.method, url: request.url, remoteAddress: request.ip },
+      res: { statusCode: reply.statusCode },
+      responseTime: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else if (reply.statusCode < 400 && STATIC_FILE.test(request.url))
+      reply.log.debug(line, 'request completed');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
+/**
+ * Standard output, written asynchronously: lines queue while a write is in flight and go out together,
+ * instead of one blocking write per line. `flush()` writes what is queued (at shutdown).
+ */
+export function createLogDestination() {
+  return pino.destination({ dest: 1, sync: false });
+}
