@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockKey } from '../src/services/pg-transaction';
+import { addSuppression, emailLockName } from '../src/services/suppression.service';
 import { leadBody } from './support/fixtures';
 import { partnerLeadBody, postPartnerLead } from './support/partner';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -63,6 +65,30 @@ describe('POST /api/unsubscribe', () => {
       const [sub, unsub] = await Promise.all([submit(leadBody({ email })), unsubscribe(email)]);
       expect(unsub.statusCode).toBe(200);
       expect(await optedOut(sub.json().id)).toBeInstanceOf(Date);
+    }
+  });
+
+  it('flags a submission that waited for an opt-out of its address committed in the meantime', async () => {
+    // The opt-out holds the address's lock and has written its suppression but not committed yet; the
+    // submission must wait for it and then see it (not its own statement's older snapshot).
+    const email = `waiting.${Date.now()}@example.com`;
+    const optOut = await t.app.db.pool.connect();
+    try {
+      await optOut.query(`begin; select pg_advisory_xact_lock(${lockKey(emailLockName(email))})`);
+      await addSuppression(optOut, { email }, 'unsubscribe_page');
+      const pending = submit(leadBody({ email }));
+      await new Promise((r) => setTimeout(r, 300));
+      const stored = await t.app.db.pool.query(
+        'select count(*)::int as n from website_lead where email = $1',
+        [email],
+      );
+      expect(stored.rows[0].n).toBe(0); // still waiting for the lock
+      await optOut.query('commit');
+      const res = await pending;
+      expect(res.statusCode).toBe(200);
+      expect(await optedOut(res.json().id)).toBeInstanceOf(Date);
+    } finally {
+      optOut.release();
     }
   });
 

@@ -9,8 +9,8 @@ import type { Pool } from 'pg';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { AppError } from '../errors';
 import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from './consent.service';
-import { inTransaction, isUniqueViolation } from './pg-transaction';
-import { emailLockName, SUPPRESSED_SINCE_SQL, suppressionHashes } from './suppression.service';
+import { isUniqueViolation, lockKey } from './pg-transaction';
+import { emailLockName, suppressionHashes } from './suppression.service';
 import { dateAndTimeIn } from './time';
 
 export type SubmissionMeta = {
@@ -35,11 +35,12 @@ function params() {
 }
 
 /**
- * Stores a website lead and its consent receipt in one transaction (ADR 030): either both exist or
- * neither. One statement writes the disclosure text (first use), the lead (flagged when its e-mail or
- * phone is already suppressed) and the receipt; before it, the transaction takes the e-mail's advisory
- * lock, which an opt-out of the same address also takes. BEGIN + lock, the statement, COMMIT: three
- * round trips. The owner token lets only the submitting browser set the beneficiary.
+ * Stores a website lead and its consent receipt in one statement, so one transaction and one round trip
+ * (ADR 030, ADR 051): either both exist or neither. The statement writes the disclosure text (first
+ * use), the lead and the receipt; the lead is flagged when its e-mail or phone is already suppressed,
+ * checked by suppressed_since_locked() after it takes the e-mail's advisory lock, which an opt-out of
+ * the same address also takes (held until the statement commits). The owner token lets only the
+ * submitting browser set the beneficiary.
  */
 export async function submitLead(pool: Pool, input: LeadSubmission, meta: SubmissionMeta) {
   const now = meta.now ?? new Date();
@@ -71,7 +72,7 @@ export async function submitLead(pool: Pool, input: LeadSubmission, meta: Submis
         ${p(Number(input.birthMonth))}, ${p(Number(input.birthDay))}, ${p(Number(input.birthYear))},
         ${p(input.consentGiven)}, ${p(date)}, ${p(time)}, ${p(receiptId)}, 'website', ${p(tcpaCompliantFor(evidence))},
         ${p(meta.ipAddress)}, ${p(meta.userAgent)}, ${p(meta.trustedFormUrl)},
-        (${SUPPRESSED_SINCE_SQL(p(hashes.email), p(hashes.phone))}),
+        suppressed_since_locked(${p(lockKey(emailLockName(input.email)))}, ${p(hashes.email)}, ${p(hashes.phone)}),
         ${p(meta.gpc)}, ${p(hashToken(ownerToken))}, ${p(now)}, ${p(now)})
       returning id
     )
@@ -81,7 +82,7 @@ export async function submitLead(pool: Pool, input: LeadSubmission, meta: Submis
       ${p(meta.ipAddress)}, ${p(meta.userAgent)}, ${p(meta.pageUrl)}, ${p(meta.trustedFormUrl)}, ${p(meta.gpc)}, ${p(now)}
     from lead`;
   try {
-    await inTransaction(pool, [emailLockName(input.email)], (client) => client.query(sql, values));
+    await pool.query(sql, values);
   } catch (err) {
     if (isUniqueViolation(err, 'website_lead_email_unique')) {
       throw new AppError(ERROR_CODES.duplicateEmail, PUBLIC_TOASTS.duplicateEmail.message);

@@ -5,6 +5,7 @@ import { Migration20261122015000_audit_log } from './Migration20261122015000_aud
 import { Migration20261122030000_analytics_rollups } from './Migration20261122030000_analytics_rollups';
 import { Migration20261122031000_analytics_monthly_rollups } from './Migration20261122031000_analytics_monthly_rollups';
 import { Migration20261122040000_consent_partner } from './Migration20261122040000_consent_partner';
+import { Migration20261123100000_suppression_check } from './Migration20261123100000_suppression_check';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -17,4 +18,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261122031000_analytics_monthly_rollups,
   },
   { name: 'Migration20261122040000_consent_partner', class: Migration20261122040000_consent_partner },
+  { name: 'Migration20261123100000_suppression_check', class: Migration20261123100000_suppression_check },
 ];
