@@ -82,7 +82,8 @@ export async function submitLead(pool: Pool, input: LeadSubmission, meta: Submis
       ${p(meta.ipAddress)}, ${p(meta.userAgent)}, ${p(meta.pageUrl)}, ${p(meta.trustedFormUrl)}, ${p(meta.gpc)}, ${p(now)}
     from lead`;
   try {
-    await pool.query(sql, values);
+    // Named: each connection parses and plans the statement once, then only binds values (ADR 051).
+    await pool.query({ name: 'website_lead_submit', text: sql, values });
   } catch (err) {
     if (isUniqueViolation(err, 'website_lead_email_unique')) {
       throw new AppError(ERROR_CODES.duplicateEmail, PUBLIC_TOASTS.duplicateEmail.message);
