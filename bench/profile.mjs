@@ -98,7 +98,10 @@ async function main() {
         }
       },
     );
-    child.stdout.resume();
+    let logBytes = 0;
+    child.stdout.on('data', (d) => {
+      logBytes += d.length;
+    });
     const headers = { 'content-type': 'application/json', 'user-agent': UA };
     if (ROUTE === 'partner') {
       const { stdout } = await promisify(execFile)(
@@ -151,7 +154,7 @@ async function main() {
     const pct = (t) => `${((t / busy) * 100).toFixed(1)} %`;
     console.info(
       `${PATHS[ROUTE]}: ${Math.round(result['2xx'] / DURATION)} req/s (2xx), p99 ${result.latency.p99} ms, ` +
-        `non-2xx ${result.non2xx}, LOG_LEVEL=${LOG_LEVEL}; busy ${((busy / total) * 100).toFixed(0)} % of the profile`,
+        `non-2xx ${result.non2xx}, LOG_LEVEL=${LOG_LEVEL} (${Math.round(logBytes / Math.max(1, result['2xx']))} log bytes per request); busy ${((busy / total) * 100).toFixed(0)} % of the profile`,
     );
     console.info('\nself time by area (share of busy samples):');
     for (const [a, t] of [...areas].sort((x, y) => y[1] - x[1]).slice(0, 12))
@@ -159,6 +162,27 @@ async function main() {
     console.info('\ntop functions by self time:');
     for (const [f, t] of [...fns].sort((x, y) => y[1] - x[1]).slice(0, 25))
       console.info(`  ${pct(t).padStart(7)}  ${f}`);
+    // Who calls the three most expensive functions: the JavaScript frames above each sample.
+    const parent = new Map();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const label = (n) => `${n.callFrame.functionName || '(anonymous)'} ${area(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+    const topNames = [...fns].sort((x, y) => y[1] - x[1]).slice(0, 3).map(([f]) => f.split(' ')[0]);
+    for (const name of topNames) {
+      const stacks = new Map();
+      for (const [id, t] of dt) {
+        const n = byId.get(id);
+        if ((n.callFrame.functionName || '(anonymous)') !== name) continue;
+        const chain = [];
+        for (let p = parent.get(id); p !== undefined && chain.length < 6; p = parent.get(p)) {
+          const pn = byId.get(p);
+          if (pn.callFrame.url) chain.push(label(pn));
+        }
+        const key = chain.join(' < ');
+        stacks.set(key, (stacks.get(key) ?? 0) + t);
+      }
+      console.info(`\ncallers of ${name}:`);
+      for (const [k, t] of [...stacks].sort((x, y) => y[1] - x[1]).slice(0, 4)) console.info(`  ${pct(t).padStart(7)}  ${k}`);
+    }
   } finally {
     await runSql(adminUrl, `drop database if exists ${dbName} with (force)`);
   }

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, listApiKeys, revokeApiKey } from '../src/services/partner-key.service';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  createApiKey,
+  KEY_CACHE_SECONDS,
+  listApiKeys,
+  revokeApiKey,
+} from '../src/services/partner-key.service';
 import { partnerLeadBody, postPartnerLead } from './support/partner';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -70,6 +75,20 @@ describe('POST /api/partner/leads', () => {
     const listed = (await listApiKeys(t.app.db.orm.em.fork())).find((k) => k.id === created.keyId);
     expect(listed?.revokedAt).toBeInstanceOf(Date);
     expect(listed?.lastUsedAt).toBeInstanceOf(Date);
+  });
+
+  it('honours a revocation made by another process within KEY_CACHE_SECONDS', async () => {
+    const created = await createApiKey(t.app.db.orm.em.fork(), 'Revoked Elsewhere');
+    expect((await post(partnerLead(), {}, created.secret)).statusCode).toBe(201);
+    // Another process (the CLI on another machine) revokes it: this process has the key cached.
+    await t.app.db.pool.query('update partner_api_key set revoked_at = now() where id = $1', [created.keyId]);
+    expect((await post(partnerLead(), {}, created.secret)).statusCode).toBe(201);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (KEY_CACHE_SECONDS + 1) * 1000 });
+    try {
+      expect((await post(partnerLead(), {}, created.secret)).statusCode).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stores only a SHA-256 of each key, and a short prefix to tell keys apart', async () => {

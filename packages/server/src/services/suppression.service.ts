@@ -41,11 +41,6 @@ export function suppressionHashes(ids: Identifiers): { email: string; phone: str
   };
 }
 
-/** SQL (for a CTE or a subquery) of when the identifiers were first suppressed, with their $n params. */
-export const SUPPRESSED_SINCE_SQL = (emailParam: string, phoneParam: string) =>
-  `select min(created_at) as since from suppression
-   where (kind = 'email' and value_hash = ${emailParam}) or (kind = 'phone' and value_hash = ${phoneParam})`;
-
 /** Puts the identifiers on the list (idempotent) and flags every lead that carries them. */
 export async function addSuppression(sql: Sql, ids: Identifiers, source: SuppressionSource): Promise<void> {
   const hashes = suppressionHashes(ids);

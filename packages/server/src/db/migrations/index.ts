@@ -5,7 +5,7 @@ import { Migration20261122015000_audit_log } from './Migration20261122015000_aud
 import { Migration20261122030000_analytics_rollups } from './Migration20261122030000_analytics_rollups';
 import { Migration20261122031000_analytics_monthly_rollups } from './Migration20261122031000_analytics_monthly_rollups';
 import { Migration20261122040000_consent_partner } from './Migration20261122040000_consent_partner';
-import { Migration20261123100000_suppression_check } from './Migration20261123100000_suppression_check';
+import { Migration20261123100000_one_statement_writes } from './Migration20261123100000_one_statement_writes';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -18,5 +18,8 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261122031000_analytics_monthly_rollups,
   },
   { name: 'Migration20261122040000_consent_partner', class: Migration20261122040000_consent_partner },
-  { name: 'Migration20261123100000_suppression_check', class: Migration20261123100000_suppression_check },
+  {
+    name: 'Migration20261123100000_one_statement_writes',
+    class: Migration20261123100000_one_statement_writes,
+  },
 ];
