@@ -150,14 +150,18 @@ async function main() {
         }
       },
     );
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['packages/server/dist/cli.js', 'api-key:create', 'Bench Partner'],
-      { cwd: root, env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn' } },
-    );
-    const key = /ufk_[A-Za-z0-9_-]+/.exec(stdout)?.[0];
-    if (!key) throw new Error(`no key in: ${stdout}`);
-    const auth = { authorization: `Bearer ${key}` };
+    // One key per measured phase: at these rates one key would spend its per-minute limit (the most
+    // PARTNER_RATE_LIMIT_PER_MINUTE allows is 100,000) and the later phases would measure 429s.
+    const newKey = async () => {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['packages/server/dist/cli.js', 'api-key:create', `Bench Partner ${next()}`],
+        { cwd: root, env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn' } },
+      );
+      const key = /ufk_[A-Za-z0-9_-]+/.exec(stdout)?.[0];
+      if (!key) throw new Error(`no key in: ${stdout}`);
+      return { authorization: `Bearer ${key}` };
+    };
     const app = `http://127.0.0.1:${port}`;
 
     const submit = await measure(
@@ -167,18 +171,21 @@ async function main() {
         body: websiteLead(),
       }),
     );
+    const auth = await newKey();
     const partner = await measure('POST /api/partner/leads', `${app}/api/partner/leads`, () => ({
       body: apiLead(),
       headers: auth,
     }));
+    const keyedAuth = await newKey();
     const keyed = await measure('… with a new Idempotency-Key each', `${app}/api/partner/leads`, () => ({
       body: apiLead(),
-      headers: { ...auth, 'idempotency-key': `k-${next()}` },
+      headers: { ...keyedAuth, 'idempotency-key': `k-${next()}` },
     }));
     const replayBody = apiLead();
+    const replayAuth = await newKey();
     const replay = await measure('… replaying one Idempotency-Key', `${app}/api/partner/leads`, () => ({
       body: replayBody,
-      headers: { ...auth, 'idempotency-key': 'bench-replayed-key' },
+      headers: { ...replayAuth, 'idempotency-key': 'bench-replayed-key' },
     }));
     await stopProcess(server);
 

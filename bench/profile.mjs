@@ -165,8 +165,12 @@ async function main() {
     // Who calls the three most expensive functions: the JavaScript frames above each sample.
     const parent = new Map();
     for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-    const label = (n) => `${n.callFrame.functionName || '(anonymous)'} ${area(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
-    const topNames = [...fns].sort((x, y) => y[1] - x[1]).slice(0, 3).map(([f]) => f.split(' ')[0]);
+    const label = (n) =>
+      `${n.callFrame.functionName || '(anonymous)'} ${area(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+    const topNames = [...fns]
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 3)
+      .map(([f]) => f.split(' ')[0]);
     for (const name of topNames) {
       const stacks = new Map();
       for (const [id, t] of dt) {
@@ -181,7 +185,8 @@ async function main() {
         stacks.set(key, (stacks.get(key) ?? 0) + t);
       }
       console.info(`\ncallers of ${name}:`);
-      for (const [k, t] of [...stacks].sort((x, y) => y[1] - x[1]).slice(0, 4)) console.info(`  ${pct(t).padStart(7)}  ${k}`);
+      for (const [k, t] of [...stacks].sort((x, y) => y[1] - x[1]).slice(0, 4))
+        console.info(`  ${pct(t).padStart(7)}  ${k}`);
     }
   } finally {
     await runSql(adminUrl, `drop database if exists ${dbName} with (force)`);
