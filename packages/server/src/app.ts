@@ -20,7 +20,7 @@ import { registerRestRoutes } from './rest/rest-adapter';
 import { restRoutes } from './rest/rest-routes';
 import { createServices } from './services/index';
 import { createContextFactory } from './trpc/context';
-import { createAppRouter } from './trpc/router';
+import { createAppRouter, createOperations } from './trpc/router';
 import { createCallerFactory } from './trpc/trpc';
 
 declare module 'fastify' {
@@ -114,7 +114,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   // written before the pool closes.
   app.addHook('onClose', async () => services.analytics.close());
   services.analytics.startRetention((err) => app.log.warn({ err }, 'analytics retention run failed'));
-  const appRouter = createAppRouter({ supportEmail: config.supportEmail });
+  const operations = createOperations({ supportEmail: config.supportEmail });
+  const appRouter = createAppRouter({ supportEmail: config.supportEmail }, operations);
   const createContext = createContextFactory(config, services);
 
   // Before every route: it collects them for /api/openapi.json.
@@ -135,6 +136,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     restRoutes.filter((r) => !isAdminPath(r.url)),
     makeCaller,
     createContext,
+    operations,
   );
 
   await app.register(async (withSession) => {
@@ -154,6 +156,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       restRoutes.filter((r) => isAdminPath(r.url)),
       makeCaller,
       createContext,
+      operations,
     );
     await withSession.register(adminStreamRoutes, { pool: db.pool, timeZone: config.timeZone });
   });

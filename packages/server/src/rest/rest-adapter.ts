@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../errors';
 import type { Context } from '../trpc/context';
+import type { Operations } from '../trpc/router';
+import { type Operation, runOperation } from '../trpc/trpc';
 import { problemErrorHandler, replyWithProblem } from './problem';
 import type { Caller, RestRoute } from './rest-routes';
 
@@ -10,6 +12,7 @@ export function registerRestRoutes(
   routes: RestRoute[],
   makeCaller: (ctx: Context) => Caller,
   makeContext: (opts: { req: Context['req']; res: Context['reply'] }) => Context,
+  operations: Operations,
 ) {
   for (const route of routes) {
     app.route({
@@ -20,7 +23,11 @@ export function registerRestRoutes(
       ...(route.problem ? { errorHandler: problemErrorHandler } : {}),
       handler: async (req, reply) => {
         try {
-          const result = await route.call(makeCaller(makeContext({ req, res: reply })), req);
+          const ctx = makeContext({ req, res: reply });
+          const result =
+            'operation' in route
+              ? await runOperation(operations[route.operation] as Operation, ctx, req.body)
+              : await route.call(makeCaller(ctx), req);
           return reply.code(route.status ?? 200).send(result);
         } catch (err) {
           if (route.problem) return replyWithProblem(req, reply, err);

@@ -1,9 +1,11 @@
 import { MAX_BULK_DELETE } from '@uf/shared/admin-leads';
 import type { FastifyRequest } from 'fastify';
-import type { AppRouter } from '../trpc/router';
+import type { AppRouter, Operations } from '../trpc/router';
 
 // The REST surface of the spec (§7) as a table: each row names a path and the tRPC procedure that
-// answers it, plus how the request becomes the procedure's input. No behaviour lives here.
+// answers it, plus how the request becomes the procedure's input. No behaviour lives here. The hot
+// public rows name an operation instead: the same schema and body as that procedure, run without a
+// tRPC caller per request (ADR 051).
 
 export type Caller = ReturnType<AppRouter['createCaller']>;
 
@@ -23,14 +25,17 @@ export type RestRoute = {
   bodyLimit?: number;
   /** Errors as RFC 9457 application/problem+json (the partner API) instead of {error, message}. */
   problem?: boolean;
-  call: (caller: Caller, req: FastifyRequest) => Promise<unknown>;
-};
+} & (
+  | { call: (caller: Caller, req: FastifyRequest) => Promise<unknown> }
+  /** Runs the operation on the request body. */
+  | { operation: keyof Operations }
+);
 
 export const restRoutes: RestRoute[] = [
   {
     method: 'POST',
     url: '/api/submit-search',
-    call: (c, req) => c.lead.submit(req.body as never),
+    operation: 'lead.submit',
   },
   {
     method: 'GET',
@@ -45,7 +50,7 @@ export const restRoutes: RestRoute[] = [
   {
     method: 'POST',
     url: '/api/analytics/track',
-    call: (c, req) => c.analytics.track(req.body as never),
+    operation: 'analytics.track',
   },
   {
     method: 'GET',
@@ -63,7 +68,7 @@ export const restRoutes: RestRoute[] = [
     url: '/api/partner/leads',
     status: 201,
     problem: true,
-    call: (c, req) => c.partner.createLead(req.body as never),
+    operation: 'partner.createLead',
   },
   // Consent evidence and data subject requests (admins).
   {

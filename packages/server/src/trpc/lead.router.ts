@@ -2,32 +2,36 @@ import { withConsentEvidence } from '@uf/shared/consent-evidence.schema';
 import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
 import * as leads from '../services/lead.service';
 import { clientIp, hasGpcSignal, pageUrlOf, userAgent } from './request-meta';
-import { publicProcedure, router } from './trpc';
+import { mutationOf, operation, publicProcedure, router } from './trpc';
 
 export const LEAD_OWNER_COOKIE = 'lead_owner';
 
-export function createLeadRouter(supportEmail: string) {
-  const submitSchema = withConsentEvidence(createLeadSubmissionSchema(supportEmail));
+/** POST /api/submit-search (its schema names the support address in its messages). */
+export function submitLeadOperation(supportEmail: string) {
+  return operation(withConsentEvidence(createLeadSubmissionSchema(supportEmail)), async (ctx, input) => {
+    const { id, ownerToken } = await leads.submitLead(ctx.services.db.pool, input, {
+      ipAddress: clientIp(ctx.req),
+      userAgent: userAgent(ctx.req),
+      timeZone: ctx.config.timeZone,
+      pageUrl: pageUrlOf(ctx.req, input.pageUrl),
+      // Without TRUSTEDFORM_ENABLED no script ran, so a certificate URL cannot be this visit's.
+      trustedFormUrl: (ctx.config.trustedFormEnabled && input.trustedFormUrl) || null,
+      gpc: hasGpcSignal(ctx.req),
+    });
+    ctx.reply.setCookie(LEAD_OWNER_COOKIE, ownerToken, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: ctx.config.cookieSecure,
+      path: '/api',
+      maxAge: 60 * 60 * 24,
+    });
+    return { id };
+  });
+}
+
+export function createLeadRouter(submit: ReturnType<typeof submitLeadOperation>) {
   return router({
-    submit: publicProcedure.input(submitSchema).mutation(async ({ ctx, input }) => {
-      const { id, ownerToken } = await leads.submitLead(ctx.services.db.pool, input, {
-        ipAddress: clientIp(ctx.req),
-        userAgent: userAgent(ctx.req),
-        timeZone: ctx.config.timeZone,
-        pageUrl: pageUrlOf(ctx.req, input.pageUrl),
-        // Without TRUSTEDFORM_ENABLED no script ran, so a certificate URL cannot be this visit's.
-        trustedFormUrl: (ctx.config.trustedFormEnabled && input.trustedFormUrl) || null,
-        gpc: hasGpcSignal(ctx.req),
-      });
-      ctx.reply.setCookie(LEAD_OWNER_COOKIE, ownerToken, {
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: ctx.config.cookieSecure,
-        path: '/api',
-        maxAge: 60 * 60 * 24,
-      });
-      return { id };
-    }),
+    submit: mutationOf(submit),
     byId: publicProcedure
       .input(leadIdSchema)
       .query(({ ctx, input }) => leads.getPublicLead(ctx.services.em(), input.id)),

@@ -5,16 +5,19 @@ import {
   partnerLeadSchema,
 } from '@uf/shared/partner.schema';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parse } from 'zod/v4/core';
 import { AppError } from '../errors';
 import { authenticatePartner } from '../services/partner-key.service';
 import { createPartnerLead } from '../services/partner-lead.service';
 import { hitRateLimit } from '../services/rate-limit.service';
-import { publicProcedure, router } from './trpc';
+import type { Context } from './context';
+import { mutationOf, operation, router } from './trpc';
 
 export const PARTNER_RATE_WINDOW_SECONDS = 60;
 
 /** A partner's Bearer key, counted against that key's per-minute limit (shared by every replica). */
-const partnerProcedure = publicProcedure.use(async ({ ctx, next }) => {
+async function authorizePartner(ctx: Context) {
   const pool = ctx.services.db.pool;
   let partner: Awaited<ReturnType<typeof authenticatePartner>>;
   try {
@@ -34,8 +37,8 @@ const partnerProcedure = publicProcedure.use(async ({ ctx, next }) => {
       `This API key may send ${limit} requests a minute. Retry after ${hit.retryAfterSeconds} seconds.`,
     );
   }
-  return next({ ctx: { ...ctx, partner } });
-});
+  return partner;
+}
 
 function idempotencyKeyOf(req: FastifyRequest): string | undefined {
   const raw = req.headers['idempotency-key'];
@@ -49,15 +52,18 @@ function idempotencyKeyOf(req: FastifyRequest): string | undefined {
   return value;
 }
 
+/** POST /api/partner/leads. The key is checked before the body is validated: no key, no details. */
+export const createPartnerLeadOperation = operation(z.unknown(), async (ctx, raw) => {
+  const partner = await authorizePartner(ctx);
+  const input = parse(partnerLeadSchema, raw);
+  const idempotencyKey = idempotencyKeyOf(ctx.req);
+  const { id, replayed } = await createPartnerLead(ctx.services.db.pool, partner, input, { idempotencyKey });
+  if (replayed) ctx.reply.header('idempotent-replayed', 'true');
+  return { id };
+});
+
 export function createPartnerRouter() {
   return router({
-    createLead: partnerProcedure.input(partnerLeadSchema).mutation(async ({ ctx, input }) => {
-      const idempotencyKey = idempotencyKeyOf(ctx.req);
-      const { id, replayed } = await createPartnerLead(ctx.services.db.pool, ctx.partner, input, {
-        idempotencyKey,
-      });
-      if (replayed) ctx.reply.header('idempotent-replayed', 'true');
-      return { id };
-    }),
+    createLead: mutationOf(createPartnerLeadOperation),
   });
 }
