@@ -119,7 +119,11 @@ export type AnalyticsIngesterOptions = {
   registry: Registry;
   /** Rows per batch statement. */
   maxBatch?: number;
-  /** Batches written at once (each holds one pooled connection while it runs). */
+  /**
+   * Batches written at once. Default 1: every batch upserts the same rollup rows (today's counts), so a
+   * second concurrent batch only waits for the first one's row locks until its commit; one writer
+   * with larger batches stored 30 % more events a second (ADR 051).
+   */
   concurrency?: number;
   maxQueue?: number;
 };
@@ -165,7 +169,7 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
         ? new AppError(ERROR_CODES.internal, 'The server is shutting down')
         : new AppError(ERROR_CODES.rateLimited, 'Too many analytics events right now. Please try again.'),
     maxBatch: options.maxBatch ?? 500,
-    concurrency: options.concurrency ?? 2,
+    concurrency: options.concurrency ?? 1,
     maxQueue: options.maxQueue ?? 20_000,
     onBatch: (size, seconds) => {
       batchSize.observe(size);
