@@ -27,6 +27,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     metrics: Metrics;
+    /** Writes out log lines still queued (the log destination is asynchronous). */
+    flushLogs(): void;
   }
 }
 
@@ -69,6 +71,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   // Registered first, so it runs last (onClose hooks run in reverse order): lines written while
   // closing are written out too.
   if (logDestination) app.addHook('onClose', async () => logDestination.flushSync());
+  app.decorate('flushLogs', () => logDestination?.flushSync());
 
   const db = await openDatabase({
     url: options.databaseUrl,

@@ -82,6 +82,8 @@ async function main() {
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // The banner comes last, after the start-up log lines still queued.
+  app.flushLogs();
   console.info(
     `\n  Site:  http://${shownHost}:${port}/\n  Admin: http://${shownHost}:${port}/admin/login\n  ${signInHint(initialAdmin)}\n`,
   );
