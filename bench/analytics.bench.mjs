@@ -16,6 +16,7 @@ import autocannon from 'autocannon';
 import {
   pg,
   printTable,
+  readyAt,
   root,
   runSql,
   startProcess,
@@ -67,13 +68,7 @@ async function startAppServer(databaseUrl, port) {
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
     },
-    async () => {
-      try {
-        return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
-      } catch {
-        return false;
-      }
-    },
+    readyAt(port),
   );
   return child;
 }

@@ -10,9 +10,11 @@ import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import { apiLead, BROWSER_UA, benchAdminUrl, next, option, websiteLead } from './support/bodies.mjs';
 import {
   pg,
   printTable,
+  readyAt,
   root,
   runSql,
   startProcess,
@@ -20,56 +22,13 @@ import {
   withDatabase,
 } from './support/processes.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
 const DURATION = Number(option('duration', '10'));
 const CONNECTIONS = Number(option('connections', '32'));
-const UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const UA = BROWSER_UA;
 
-const adminUrl =
-  process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const adminUrl = benchAdminUrl();
 const dbName = `uf_bench_consent_${Date.now().toString(36)}`;
 const dbUrl = withDatabase(adminUrl, dbName);
-
-let seq = 0;
-const next = () => `${process.pid}x${(seq++).toString(36)}`;
-const phoneOf = (n) =>
-  `(212) ${String(200 + (n % 800)).padStart(3, '0')}-${String(Math.floor(n / 800) % 10_000).padStart(4, '0')}`;
-let phoneSeq = 0;
-
-function apiLead() {
-  return {
-    firstName: 'Bench',
-    lastName: `Partner${next()}`,
-    streetAddress: '1 Load Ave',
-    city: 'Albany',
-    state: 'NY',
-    phone: phoneOf(phoneSeq++),
-    birthMonth: 4,
-    birthDay: 12,
-    birthYear: 1971,
-  };
-}
-
-function websiteLead() {
-  return {
-    firstName: 'Bench',
-    lastName: 'Visitor',
-    streetAddress: '1 Load Ave',
-    zipCode: '12207',
-    email: `bench.${next()}@example.com`,
-    phone: '(518) 555-0100',
-    birthMonth: '4',
-    birthDay: '12',
-    birthYear: '1971',
-    consentGiven: 'true',
-    pageUrl: 'https://unclaimedfundsfinder.example/?utm_source=bench',
-  };
-}
 
 /** autocannon with a body (and headers) built per request. */
 function load(url, duration, build) {
@@ -142,13 +101,7 @@ async function main() {
         DB_POOL_MAX: '20',
         PARTNER_RATE_LIMIT_PER_MINUTE: '100000',
       },
-      async () => {
-        try {
-          return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
-        } catch {
-          return false;
-        }
-      },
+      readyAt(port),
     );
     // One key per measured phase: at these rates one key would spend its per-minute limit (the most
     // PARTNER_RATE_LIMIT_PER_MINUTE allows is 100,000) and the later phases would measure 429s.

@@ -12,35 +12,21 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { printTable, runSql, startProcess, stopProcess, withDatabase } from './support/processes.mjs';
+import { BROWSER_UA, benchAdminUrl, next, option, trackEvent, websiteLead } from './support/bodies.mjs';
+import {
+  printTable,
+  readyAt,
+  runSql,
+  startProcess,
+  stopProcess,
+  withDatabase,
+} from './support/processes.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
 const DURATION = Number(option('duration', '10'));
-const UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-const adminUrl =
-  process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-
-let seq = 0;
-const next = () => `${process.pid}x${(seq++).toString(36)}`;
-const lead = (email = `bench.${next()}@example.com`) => ({
-  firstName: 'Bench',
-  lastName: 'Visitor',
-  streetAddress: '1 Load Ave',
-  zipCode: '12207',
-  email,
-  phone: '(518) 555-0100',
-  birthMonth: '4',
-  birthDay: '12',
-  birthYear: '1971',
-  consentGiven: 'true',
-  pageUrl: 'https://unclaimedfundsfinder.example/',
-});
-const event = () => ({ eventType: 'page_view', page: 'home', sessionId: `bench-${next()}` });
+const UA = BROWSER_UA;
+const adminUrl = benchAdminUrl();
+const lead = websiteLead;
+const event = trackEvent;
 
 function load(url, connections, build) {
   return new Promise((resolve, reject) => {
@@ -94,13 +80,7 @@ async function startServer(label, env) {
     label,
     ['packages/server/dist/main.js'],
     { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    async () => {
-      try {
-        return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
-      } catch {
-        return false;
-      }
-    },
+    readyAt(port),
   );
   return { child, app: `http://127.0.0.1:${port}`, seconds: (Date.now() - started) / 1000 };
 }

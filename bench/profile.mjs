@@ -10,56 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { root, runSql, startProcess, stopProcess, withDatabase } from './support/processes.mjs';
+import { apiLead, BROWSER_UA, benchAdminUrl, option, trackEvent, websiteLead } from './support/bodies.mjs';
+import { readyAt, root, runSql, startProcess, stopProcess, withDatabase } from './support/processes.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
-const ROUTE = args[0] ?? 'track';
+const ROUTE = process.argv[2] ?? 'track';
 const DURATION = Number(option('duration', '10'));
 const LOG_LEVEL = option('log-level', 'info');
-const UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-const adminUrl =
-  process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-
-let seq = 0;
-const next = () => `${process.pid}x${(seq++).toString(36)}`;
-const phone = () =>
-  `(212) ${String(200 + (seq % 800)).padStart(3, '0')}-${String(seq % 10_000).padStart(4, '0')}`;
-const BODIES = {
-  track: () => ({
-    eventType: 'page_view',
-    page: 'home',
-    referrer: 'https://www.google.com/',
-    sessionId: `s-${next()}`,
-  }),
-  submit: () => ({
-    firstName: 'Bench',
-    lastName: 'Visitor',
-    streetAddress: '1 Load Ave',
-    zipCode: '12207',
-    email: `bench.${next()}@example.com`,
-    phone: '(518) 555-0100',
-    birthMonth: '4',
-    birthDay: '12',
-    birthYear: '1971',
-    consentGiven: 'true',
-  }),
-  partner: () => ({
-    firstName: 'Bench',
-    lastName: `Partner${next()}`,
-    streetAddress: '1 Load Ave',
-    city: 'Albany',
-    state: 'NY',
-    phone: phone(),
-    birthMonth: 4,
-    birthDay: 12,
-    birthYear: 1971,
-  }),
-};
+const UA = BROWSER_UA;
+const adminUrl = benchAdminUrl();
+const BODIES = { track: trackEvent, submit: () => websiteLead(), partner: apiLead };
 const PATHS = { track: '/api/analytics/track', submit: '/api/submit-search', partner: '/api/partner/leads' };
 const CONNECTIONS = { track: 64, submit: 32, partner: 32 };
 
@@ -90,13 +49,7 @@ async function main() {
         DB_POOL_MAX: '20',
         PARTNER_RATE_LIMIT_PER_MINUTE: '100000',
       },
-      async () => {
-        try {
-          return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
-        } catch {
-          return false;
-        }
-      },
+      readyAt(port),
     );
     let logBytes = 0;
     child.stdout.on('data', (d) => {

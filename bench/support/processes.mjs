@@ -70,3 +70,12 @@ export function printTable(rows) {
   console.info(line(keys));
   for (const r of rows) console.info(line(keys.map((k) => r[k])));
 }
+
+/** A `ready` callback for startProcess: the server on `port` answers /readyz. */
+export const readyAt = (port) => async () => {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
+  } catch {
+    return false;
+  }
+};
