@@ -8,8 +8,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
 import { type Database, migrate, openDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
+import { AppError, toErrorResponse } from './errors';
 import { AccessLogController, createLogDestination } from './logging';
 import { createMetrics, type Metrics } from './metrics';
+import { allowedMethodsPlugin } from './plugins/allowed-methods';
+import { inputGuardPlugin } from './plugins/input-guard';
 import { metricsEndpointPlugin } from './plugins/metrics-endpoint';
 import { openApiPlugin } from './plugins/openapi';
 import { originCheckPlugin } from './plugins/origin-check';
@@ -91,6 +94,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   if (config.migrate) await migrate(db);
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    // Errors the app raises in hooks (AppError, e.g. the input guard) map like every other answer.
+    if (err instanceof AppError) {
+      const { status, body } = toErrorResponse(err);
+      return reply.code(status).send(body);
+    }
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
     if (status >= 500) {
       req.log.error({ err }, 'unhandled error');
@@ -103,6 +111,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     return reply.code(status).send({ error: code, message: err.message });
   });
 
+  await app.register(inputGuardPlugin);
+  await app.register(allowedMethodsPlugin);
   await app.register(fastifyCookie);
   await app.register(rateLimit, { global: false });
   await app.register(originCheckPlugin);

@@ -5,6 +5,8 @@ export const ERROR_CODES = {
   ageRestriction: 'age_restriction',
   duplicateEmail: 'duplicate_email',
   notFound: 'not_found',
+  /** The path exists, the method does not (405, with Allow). */
+  methodNotAllowed: 'method_not_allowed',
   forbidden: 'forbidden',
   unauthorized: 'unauthorized',
   rateLimited: 'rate_limited',
@@ -21,6 +23,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   age_restriction: 400,
   duplicate_email: 409,
   not_found: 404,
+  method_not_allowed: 405,
   forbidden: 403,
   unauthorized: 401,
   rate_limited: 429,

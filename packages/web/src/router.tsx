@@ -5,6 +5,7 @@ import {
   lazyRouteComponent,
   Outlet,
 } from '@tanstack/react-router';
+import { PAGES } from '@uf/shared/pages';
 import { LandingPage } from './features/lead-form/landing-page';
 import { NotFoundPage } from './features/not-found/not-found-page';
 import { PublicLayout } from './features/site-shell/public-layout';
@@ -27,33 +28,33 @@ const publicLayout = createRoute({ getParentRoute: () => rootRoute, id: 'public'
 const page = (path: string, component: Parameters<typeof createRoute>[0]['component']) =>
   createRoute({ getParentRoute: () => publicLayout, path, component });
 
-const landingRoute = page('/', LandingPage);
+const landingRoute = page(PAGES.landing, LandingPage);
 const termsRoute = page(
-  '/terms',
+  PAGES.terms,
   lazyRouteComponent(() => import('./features/legal/terms-page'), 'TermsPage'),
 );
 const privacyRoute = page(
-  '/privacy',
+  PAGES.privacy,
   lazyRouteComponent(() => import('./features/legal/privacy-page'), 'PrivacyPage'),
 );
 const privacyNoticeRoute = page(
-  '/privacy-notice',
+  PAGES.privacyNotice,
   lazyRouteComponent(() => import('./features/legal/privacy-notice-page'), 'PrivacyNoticePage'),
 );
 const caPrivacyRoute = page(
-  '/ca-privacy',
+  PAGES.caPrivacy,
   lazyRouteComponent(() => import('./features/legal/ca-privacy-page'), 'CaPrivacyPage'),
 );
 const contactRoute = page(
-  '/contact',
+  PAGES.contact,
   lazyRouteComponent(() => import('./features/legal/contact-page'), 'ContactPage'),
 );
 const thankYouRoute = page(
-  '/thank-you',
+  PAGES.thankYou,
   lazyRouteComponent(() => import('./features/legal/thank-you-page'), 'ThankYouPage'),
 );
 const unsubscribeRoute = page(
-  '/unsubscribe',
+  PAGES.unsubscribe,
   lazyRouteComponent(() => import('./features/unsubscribe/unsubscribe-page'), 'UnsubscribePage'),
 );
 const notFoundRoute = page('/$', NotFoundPage);
@@ -67,12 +68,12 @@ const adminLayout = createRoute({
 
 const adminLoginRoute = createRoute({
   getParentRoute: () => adminLayout,
-  path: '/admin/login',
+  path: PAGES.adminLogin,
   component: lazyRouteComponent(() => import('./features/admin-login/admin-login-page'), 'AdminLoginPage'),
 });
 const adminLeadsRoute = createRoute({
   getParentRoute: () => adminLayout,
-  path: '/admin/leads',
+  path: PAGES.adminLeads,
   component: lazyRouteComponent(
     () => import('./features/admin-leads/leads-dashboard-page'),
     'LeadsDashboardPage',
@@ -80,7 +81,7 @@ const adminLeadsRoute = createRoute({
 });
 const adminAnalyticsRoute = createRoute({
   getParentRoute: () => adminLayout,
-  path: '/admin/analytics',
+  path: PAGES.adminAnalytics,
   // Its own chunk: the charts (@mantine/charts, recharts) load only with this page.
   component: lazyRouteComponent(() => import('./features/admin-analytics/analytics-page'), 'AnalyticsPage'),
 });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ERROR_CODES } from '@uf/shared/errors';
+import { isPagePath } from '@uf/shared/pages';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -11,8 +12,9 @@ const escapeAttr = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
- * Serves the built web app. Every non-/api GET that is not a file gets index.html (client routing,
- * deep links on a full page load); unknown /api paths answer JSON 404. Runtime config reaches the SPA
+ * Serves the built web app. Every page path (shared/pages) that is not a file gets index.html (client
+ * routing, deep links on a full page load); any other path gets it with status 404 (the app shows its
+ * not-found page); unknown /api paths answer JSON 404. Runtime config reaches the SPA
  * through a meta tag, so the bundle needs no rebuild per deployment and no inline script.
  */
 export const spaPlugin = fp(
@@ -39,8 +41,8 @@ export const spaPlugin = fp(
       });
     }
 
-    const sendIndex = (reply: FastifyReply) =>
-      reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    const sendIndex = (reply: FastifyReply, status = 200) =>
+      reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
 
     // '/' is the dist folder itself: @fastify/static would answer 403 for a directory.
     if (hasBuild) app.get('/', (_req, reply) => sendIndex(reply));
@@ -52,6 +54,18 @@ export const spaPlugin = fp(
       (req, reply) => {
         const pathname = req.url.split('?')[0] ?? '/';
         const isApi = pathname === '/api' || pathname.startsWith('/api/');
+        if (isApi) {
+          const allowed = app.allowedMethods(pathname);
+          if (allowed.length > 0) {
+            return reply
+              .code(405)
+              .header('allow', allowed.join(', '))
+              .send({
+                error: ERROR_CODES.methodNotAllowed,
+                message: `${req.method} is not allowed for ${pathname}; use ${allowed.join(' or ')}`,
+              });
+          }
+        }
         if (isApi || (req.method !== 'GET' && req.method !== 'HEAD')) {
           return reply
             .code(404)
@@ -60,7 +74,8 @@ export const spaPlugin = fp(
         if (!hasBuild) {
           return reply.code(503).type('text/plain').send('The web app is not built. Run `npm start`.');
         }
-        return sendIndex(reply);
+        // The app renders its not-found page for any other path; the status says so too.
+        return sendIndex(reply, isPagePath(pathname) ? 200 : 404);
       },
     );
   },

@@ -15,6 +15,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   age_restriction: 'Invalid request',
   duplicate_email: 'Duplicate lead',
   not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
   forbidden: 'Forbidden',
   unauthorized: 'Missing or invalid API key',
   rate_limited: 'Too many requests',

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../errors';
+import { requireAdmin } from '../plugins/admin-guard';
 import type { Context } from '../trpc/context';
 import type { Operations } from '../trpc/router';
 import { type Operation, runOperation } from '../trpc/trpc';
@@ -21,6 +22,14 @@ export function registerRestRoutes(
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       // Problem routes answer problem+json for errors Fastify raises before the handler too.
       ...(route.problem ? { errorHandler: problemErrorHandler } : {}),
+      // Admin rows: the session first, before the body is parsed (the session loads on onRequest).
+      ...(route.url.startsWith('/api/admin/') && !route.withoutSession
+        ? {
+            preParsing: async (req: FastifyRequest) => {
+              await requireAdmin(req);
+            },
+          }
+        : {}),
       handler: async (req, reply) => {
         try {
           const ctx = makeContext({ req, res: reply });

@@ -25,6 +25,11 @@ export type RestRoute = {
   bodyLimit?: number;
   /** Errors as RFC 9457 application/problem+json (the partner API) instead of {error, message}. */
   problem?: boolean;
+  /**
+   * An admin row that needs no session (sign-in, sign-out). Every other /api/admin/ row checks the
+   * session before the body is read or validated: no session → 401, whatever the body.
+   */
+  withoutSession?: true;
 } & (
   | { call: (caller: Caller, req: FastifyRequest) => Promise<unknown> }
   /** Runs the operation on the request body. */
@@ -94,11 +99,13 @@ export const restRoutes: RestRoute[] = [
   {
     method: 'POST',
     url: '/api/admin/login',
+    withoutSession: true,
     call: (c, req) => c.adminAuth.login(req.body as never),
   },
   {
     method: 'POST',
     url: '/api/admin/logout',
+    withoutSession: true,
     call: (c) => c.adminAuth.logout(),
   },
   {

@@ -3,6 +3,7 @@ import type { ErrorCode } from '@uf/shared/errors';
 import { type $ZodType, type output, parse } from 'zod/v4/core';
 import { AppError, toErrorResponse } from '../errors';
 import { requireAdmin } from '../plugins/admin-guard';
+import { assertSafeInput } from '../plugins/input-guard';
 import type { Context } from './context';
 
 const t = initTRPC.context<Context>().create({
@@ -24,6 +25,7 @@ const TRPC_CODE: Record<ErrorCode, TRPCError['code']> = {
   conflict: 'CONFLICT',
   unprocessable: 'UNPROCESSABLE_CONTENT',
   not_found: 'NOT_FOUND',
+  method_not_allowed: 'METHOD_NOT_SUPPORTED',
   forbidden: 'FORBIDDEN',
   unauthorized: 'UNAUTHORIZED',
   rate_limited: 'TOO_MANY_REQUESTS',
@@ -40,8 +42,14 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** The site-wide text rule (shared/text-safety) on every procedure's raw input, before its schema. */
+const safeInput = t.middleware(async ({ getRawInput, next }) => {
+  assertSafeInput(await getRawInput(), 'body');
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(appErrors);
+export const publicProcedure = t.procedure.use(appErrors).use(safeInput);
 export const createCallerFactory = t.createCallerFactory;
 
 /** Signed-in admins only: a valid PostgreSQL session within its idle and absolute lifetime. */

@@ -1,0 +1,24 @@
+// Every page path of the web app, for the client router and for the server, which answers any other
+// path with the not-found page and status 404 (issue 13): crawlers do not index it, monitors see it.
+export const PAGES = {
+  landing: '/',
+  terms: '/terms',
+  privacy: '/privacy',
+  privacyNotice: '/privacy-notice',
+  caPrivacy: '/ca-privacy',
+  contact: '/contact',
+  thankYou: '/thank-you',
+  unsubscribe: '/unsubscribe',
+  adminLogin: '/admin/login',
+  adminLeads: '/admin/leads',
+  adminAnalytics: '/admin/analytics',
+} as const;
+
+const KNOWN = new Set<string>(Object.values(PAGES));
+
+/** Whether `pathname` (no query) is one of the app's pages; a trailing slash is tolerated. */
+export function isPagePath(pathname: string): boolean {
+  return (
+    KNOWN.has(pathname) || (pathname.length > 1 && pathname.endsWith('/') && KNOWN.has(pathname.slice(0, -1)))
+  );
+}
