@@ -34,7 +34,9 @@ const TRPC_CODE_TO_ERROR: Partial<Record<TRPCError['code'], ErrorCode>> = {
   UNAUTHORIZED: ERROR_CODES.unauthorized,
   FORBIDDEN: ERROR_CODES.forbidden,
   NOT_FOUND: ERROR_CODES.notFound,
+  METHOD_NOT_SUPPORTED: ERROR_CODES.methodNotAllowed,
   CONFLICT: ERROR_CODES.conflict,
+  UNPROCESSABLE_CONTENT: ERROR_CODES.unprocessable,
   TOO_MANY_REQUESTS: ERROR_CODES.rateLimited,
 };
 
@@ -61,8 +63,9 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   }
   if (err instanceof TRPCError) {
     const status = getHTTPStatusCodeFromError(err);
-    const code = TRPC_CODE_TO_ERROR[err.code];
-    if (code && status < 500) return { status, body: { error: code, message: err.message } };
+    // Any other client error tRPC raises (payload too large, unsupported media type…) is the client's.
+    const code = TRPC_CODE_TO_ERROR[err.code] ?? ERROR_CODES.validation;
+    if (status < 500) return { status, body: { error: code, message: err.message } };
   }
   return {
     status: 500,
