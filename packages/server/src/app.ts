@@ -16,6 +16,7 @@ import { inputGuardPlugin } from './plugins/input-guard';
 import { metricsEndpointPlugin } from './plugins/metrics-endpoint';
 import { openApiPlugin } from './plugins/openapi';
 import { originCheckPlugin } from './plugins/origin-check';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { sessionPlugin } from './plugins/session';
 import { spaPlugin } from './plugins/spa';
 import { adminStreamRoutes } from './rest/admin-stream-routes';
@@ -115,6 +116,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   await app.register(allowedMethodsPlugin);
   await app.register(fastifyCookie);
   await app.register(rateLimit, { global: false });
+  await app.register(securityHeadersPlugin, {
+    adPixelScriptUrl: config.adPixelScriptUrl,
+    trustedFormEnabled: config.trustedFormEnabled,
+  });
   await app.register(originCheckPlugin);
 
   const services = createServices(
