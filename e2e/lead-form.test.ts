@@ -32,6 +32,26 @@ describe('landing page lead form', () => {
     await context.close();
   });
 
+  it('shows every error at once, marks the fields and focuses the first invalid one', async () => {
+    const { context, page } = await openPage(browser, '/');
+    await fillLeadForm(page, validLead(uniqueEmail('all-errors'), { phone: '12345' }), false);
+    await page.getByRole('button', { name: 'Search Now' }).click();
+    await page
+      .getByText('Please enter a valid phone number (e.g., (555) 123-4567)', { exact: true })
+      .waitFor();
+    await page.getByText('You must consent to continue', { exact: true }).waitFor();
+    const phone = page.getByLabel('Phone Number', { exact: true });
+    await expect.poll(() => phone.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await phone.getAttribute('aria-invalid')).toBe('true');
+    const phoneError = await phone.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${phoneError}"]`).textContent()).toContain('valid phone number');
+    const consent = page.getByRole('checkbox');
+    expect(await consent.getAttribute('aria-invalid')).toBe('true');
+    const consentError = await consent.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${consentError}"]`).textContent()).toBe('You must consent to continue');
+    await context.close();
+  });
+
   it('shows format messages for a bad ZIP, e-mail and phone', async () => {
     const { context, page } = await openPage(browser, '/');
     await page.getByLabel('ZIP Code', { exact: true }).fill('123456');

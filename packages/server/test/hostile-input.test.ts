@@ -188,4 +188,33 @@ describe('hostile input on every route', () => {
       }
     }
   });
+
+  it('bodyless POSTs accept an empty body with or without a JSON content type; no session is 401 whatever the body', async () => {
+    const session = await signIn(t.app); // the walks above signed out through logout
+    for (const url of ['/api/admin/backup', '/api/trpc/admin.backup']) {
+      // tRPC's adapter itself requires a content type on POST (415 without one); the REST paths do not.
+      const variants = url.startsWith('/api/trpc/')
+        ? [{ 'content-type': 'application/json' }]
+        : [{ 'content-type': 'application/json' }, {}];
+      for (const headers of variants as Record<string, string>[]) {
+        const anonymous = await t.app.inject({ method: 'POST', url, headers, payload: '' });
+        expect(anonymous.statusCode, `${url} signed out`).toBe(401);
+        const garbage = await t.app.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/json' },
+          payload: '{oops',
+        });
+        expect(garbage.statusCode, `${url} signed out, broken body`).toBe(401);
+      }
+      const signed = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: '',
+        cookies: session,
+      });
+      expect(signed.statusCode, `${url} signed in: ${signed.body}`).toBe(200);
+    }
+  });
 });

@@ -44,7 +44,15 @@ const appErrors = t.middleware(async ({ next }) => {
 
 /** The site-wide text rule (shared/text-safety) on every procedure's raw input, before its schema. */
 const safeInput = t.middleware(async ({ getRawInput, next }) => {
-  assertSafeInput(await getRawInput(), 'body');
+  let raw: unknown;
+  try {
+    raw = await getRawInput();
+  } catch {
+    // An unreadable body (e.g. an empty one) matters only to a procedure that takes input, whose own
+    // input parser then answers 400; a procedure without input (backup, logout) must not fail on it.
+    return next();
+  }
+  assertSafeInput(raw, 'body');
   return next();
 });
 

@@ -16,7 +16,8 @@ import { type LoginInput, loginSchema } from '@uf/shared/admin.schema';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
+import { focusFirstInvalid } from '../../focus-invalid';
 import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
@@ -39,21 +40,25 @@ export function AdminLoginPage() {
     if (session.isSuccess) void navigate({ to: '/admin/leads', replace: true });
   }, [session.isSuccess, navigate]);
 
-  const submit = form.onSubmit(async (values) => {
-    try {
-      await login.mutateAsync(values);
-      // Whatever was cached belonged to no one (or to the previous admin).
-      utils.invalidate();
-      notifySuccess(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
-      await navigate({ to: '/admin/leads' });
-    } catch (err) {
-      const app = appErrorOf(err);
-      // Too many attempts says when to try again; every other failure is the one spec message.
-      const message =
-        app?.error === ERROR_CODES.rateLimited ? app.message : LOGIN_MESSAGES.invalidCredentials;
-      notifyError('Sign in failed', message);
-    }
-  });
+  const formRef = useRef<HTMLFormElement>(null);
+  const submit = form.onSubmit(
+    async (values) => {
+      try {
+        await login.mutateAsync(values);
+        // Whatever was cached belonged to no one (or to the previous admin).
+        utils.invalidate();
+        notifySuccess(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
+        await navigate({ to: '/admin/leads' });
+      } catch (err) {
+        const app = appErrorOf(err);
+        // Too many attempts says when to try again; every other failure is the one spec message.
+        const message =
+          app?.error === ERROR_CODES.rateLimited ? app.message : LOGIN_MESSAGES.invalidCredentials;
+        notifyError('Sign in failed', message);
+      }
+    },
+    () => focusFirstInvalid(formRef.current),
+  );
 
   if (session.isPending || session.isSuccess) {
     return (
@@ -72,7 +77,7 @@ export function AdminLoginPage() {
         Staff access to leads and analytics
       </Text>
       <Paper withBorder shadow="sm" p="xl">
-        <form noValidate onSubmit={submit} aria-label="Admin sign in">
+        <form ref={formRef} noValidate onSubmit={submit} aria-label="Admin sign in">
           <Stack>
             <TextInput label="Username" autoComplete="username" {...form.getInputProps('username')} />
             <PasswordInput

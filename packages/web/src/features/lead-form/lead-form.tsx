@@ -6,9 +6,10 @@ import { BIRTH_DAYS, BIRTH_MONTHS, BIRTH_YEARS } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { createLeadSubmissionSchema, EMPTY_LEAD_FORM, type LeadFormValues } from '@uf/shared/lead.schema';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { type FocusEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { appErrorOf } from '../../api-error';
 import { useAppConfig } from '../../app-config';
+import { focusFirstInvalid } from '../../focus-invalid';
 import { notifyError } from '../../notify';
 import { publicApi } from '../../public-api';
 import { consentEvidence, loadTrustedForm } from './trusted-form';
@@ -68,6 +69,7 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
     validateInputOnBlur: true,
   });
   const [pending, setPending] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
   // Spec §2: the Review & Confirm dialog exists but the normal flow never opens it.
   const [reviewOpened, setReviewOpened] = useState(false);
 
@@ -92,18 +94,36 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
         }
         if (app?.fieldErrors) {
           form.setErrors(Object.fromEntries(app.fieldErrors.map((e) => [e.field, e.message])));
+          focusFirstInvalid(formRef.current);
         }
       } finally {
         setPending(false);
       }
     },
-    () => undefined,
+    // Every invalid field shows its message at once; focus goes to the first of them.
+    () => focusFirstInvalid(formRef.current),
   );
 
   const consentProps = form.getInputProps('consentGiven', { type: 'checkbox' });
+  /**
+   * A field's props, validated on blur — except when the blur comes from pressing "Search Now": the
+   * message would push the button down between mouse-down and mouse-up, the click would miss it, and
+   * the visitor would see one error instead of all of them (issue 13). The submit validates everything.
+   */
+  const field = (path: keyof LeadFormValues) => {
+    const props = form.getInputProps(path);
+    return {
+      ...props,
+      onBlur: (event: FocusEvent<HTMLElement>) => {
+        if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') === 'submit') return;
+        props.onBlur?.(event);
+      },
+    };
+  };
 
   return (
     <form
+      ref={formRef}
       noValidate
       aria-label="Unclaimed money search"
       onSubmit={(e) => {
@@ -114,17 +134,13 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
       <Stack gap="sm">
         <Grid gap="sm">
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="First Name" autoComplete="given-name" {...form.getInputProps('firstName')} />
+            <TextInput label="First Name" autoComplete="given-name" {...field('firstName')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="Last Name" autoComplete="family-name" {...form.getInputProps('lastName')} />
+            <TextInput label="Last Name" autoComplete="family-name" {...field('lastName')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 8 }}>
-            <TextInput
-              label="Street Address"
-              autoComplete="street-address"
-              {...form.getInputProps('streetAddress')}
-            />
+            <TextInput label="Street Address" autoComplete="street-address" {...field('streetAddress')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 4 }}>
             <TextInput
@@ -132,37 +148,28 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
               autoComplete="postal-code"
               inputMode="numeric"
               maxLength={10}
-              {...form.getInputProps('zipCode')}
+              {...field('zipCode')}
             />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
-              label="Email Address"
-              type="email"
-              autoComplete="email"
-              {...form.getInputProps('email')}
-            />
+            <TextInput label="Email Address" type="email" autoComplete="email" {...field('email')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
-              label="Phone Number"
-              type="tel"
-              autoComplete="tel-national"
-              {...form.getInputProps('phone')}
-            />
+            <TextInput label="Phone Number" type="tel" autoComplete="tel-national" {...field('phone')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, xs: 4 }}>
-            <NativeSelect label="Birth Month" data={monthOptions} {...form.getInputProps('birthMonth')} />
+            <NativeSelect label="Birth Month" data={monthOptions} {...field('birthMonth')} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, xs: 4 }}>
-            <NativeSelect label="Birth Day" data={dayOptions} {...form.getInputProps('birthDay')} />
+            <NativeSelect label="Birth Day" data={dayOptions} {...field('birthDay')} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, xs: 4 }}>
-            <NativeSelect label="Birth Year" data={yearOptions} {...form.getInputProps('birthYear')} />
+            <NativeSelect label="Birth Year" data={yearOptions} {...field('birthYear')} />
           </Grid.Col>
         </Grid>
         <Checkbox
           {...consentProps}
+          aria-invalid={consentProps.error ? true : undefined}
           onChange={(event) => {
             consentProps.onChange(event);
             if (event.currentTarget.checked) onConsentChecked?.();

@@ -3,6 +3,7 @@ import { UNSUBSCRIBE_DELAY_MS } from '@uf/shared/constants';
 import { createUnsubscribeSchema } from '@uf/shared/unsubscribe.schema';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useAppConfig } from '../../app-config';
+import { focusFirstInvalid } from '../../focus-invalid';
 import { notifyError } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { publicApi } from '../../public-api';
@@ -32,6 +33,7 @@ export function UnsubscribePage() {
     const parsed = schema.safeParse({ email });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? 'Please enter a valid email address');
+      focusFirstInvalid(event.currentTarget);
       return;
     }
     setError(null);
