@@ -57,6 +57,26 @@ describe('security headers', () => {
     expect(exported.headers['cache-control']).toBe('no-store');
   });
 
+  it('answers honest status codes: 404 page, 404 problem for unknown /api paths, 405 with Allow', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/definitely/not/here' });
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect((await t.app.inject({ method: 'GET', url: '/terms' })).statusCode).toBe(200);
+    const api = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().error).toBe('not_found');
+    const wrong = await t.app.inject({ method: 'GET', url: '/api/submit-search' });
+    expect(wrong.statusCode).toBe(405);
+    expect(wrong.headers.allow).toBe('POST');
+    expect(wrong.json().error).toBe('method_not_allowed');
+    const wrongParam = await t.app.inject({
+      method: 'POST',
+      url: '/api/leads/11111111-2222-4333-8444-555555555555',
+    });
+    expect(wrongParam.statusCode).toBe(405);
+    expect(wrongParam.headers.allow).toBe('GET');
+  });
+
   it('sends HSTS only over HTTPS (a trusted proxy says so)', async () => {
     const proxied = await startTestApp({ TRUST_PROXY: '127.0.0.1' });
     try {
