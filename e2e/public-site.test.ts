@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { MULTI_STATE_SITE_URL, STATE_SITES } from '@uf/shared/state-sites';
 import pg from 'pg';
@@ -262,6 +263,24 @@ describe('every public page', () => {
     await page.goto('/privacy');
     await page.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor();
     expect(await page.getByRole('heading', { level: 2, name: /^\d+\. / }).count()).toBe(9);
+    await context.close();
+  });
+
+  it('on a phone, the hero call to action is above the fold and takes the visitor to the form', async () => {
+    const { context, page } = await openPage(browser, '/', { viewport: { width: 390, height: 844 } });
+    const cta = page.getByRole('link', { name: 'Start Your Free Search' });
+    const box = await cta.boundingBox();
+    expect(box && box.y + box.height).toBeLessThanOrEqual(844);
+    await page.screenshot({ path: path.join(os.tmpdir(), 'uf-landing-390x844.png') });
+    await cta.click();
+    const first = page.getByLabel('First Name', { exact: true });
+    await expect.poll(() => first.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect
+      .poll(async () => {
+        const b = await first.boundingBox();
+        return Boolean(b && b.y >= 0 && b.y + b.height <= 844);
+      })
+      .toBe(true);
     await context.close();
   });
 

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { isPagePath } from '@uf/shared/pages';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 export type SpaOptions = { distDir: string; publicConfig: Record<string, unknown> };
@@ -28,11 +29,19 @@ export const spaPlugin = fp(
         )
       : '';
 
+    // index.html carries this deployment's config, so it is compressed here, once, not at build time.
+    const indexEncodings = {
+      br: brotliCompressSync(indexHtml, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+      gzip: gzipSync(indexHtml, { level: 9 }),
+    };
+
     if (hasBuild) {
       await app.register(fastifyStatic, {
         root: opts.distDir,
         index: false,
         wildcard: true,
+        // The build wrote .br and .gz beside each file (web/compress-dist.mjs): served when accepted.
+        preCompressed: true,
         setHeaders(reply, filePath) {
           // Vite names assets by content hash: cache them for a year; everything else revalidates.
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -41,11 +50,21 @@ export const spaPlugin = fp(
       });
     }
 
-    const sendIndex = (reply: FastifyReply, status = 200) =>
-      reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    const sendIndex = (req: FastifyRequest, reply: FastifyReply, status = 200) => {
+      reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding');
+      const accepted = String(req.headers['accept-encoding'] ?? '');
+      if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(indexEncodings.br);
+      if (/\bgzip\b/.test(accepted))
+        return reply.header('content-encoding', 'gzip').send(indexEncodings.gzip);
+      return reply.send(indexHtml);
+    };
 
     // '/' is the dist folder itself: @fastify/static would answer 403 for a directory.
-    if (hasBuild) app.get('/', (_req, reply) => sendIndex(reply));
+    if (hasBuild) app.get('/', (req, reply) => sendIndex(req, reply));
 
     app.setNotFoundHandler(
       {
@@ -75,7 +94,7 @@ export const spaPlugin = fp(
           return reply.code(503).type('text/plain').send('The web app is not built. Run `npm start`.');
         }
         // The app renders its not-found page for any other path; the status says so too.
-        return sendIndex(reply, isPagePath(pathname) ? 200 : 404);
+        return sendIndex(req, reply, isPagePath(pathname) ? 200 : 404);
       },
     );
   },

@@ -1,9 +1,11 @@
 import {
   Badge,
   Box,
+  Button,
   Card,
   Container,
   Grid,
+  Group,
   List,
   SimpleGrid,
   Stack,
@@ -13,7 +15,7 @@ import {
 } from '@mantine/core';
 import type { Beneficiary } from '@uf/shared/constants';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, type MouseEvent, Suspense, useEffect, useState } from 'react';
 import { useAppConfig } from '../../app-config';
 import { notifyError } from '../../notify';
 import { usePageMeta } from '../../page-meta';
@@ -105,6 +107,15 @@ export function LandingPage() {
     window.scrollTo({ top: 0 });
   };
 
+  /** The hero's call to action: to the form, with the keyboard focus on its first field. */
+  const goToForm = (event: MouseEvent<HTMLAnchorElement>) => {
+    const card = document.getElementById('search');
+    if (!card) return;
+    event.preventDefault();
+    card.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    card.querySelector<HTMLInputElement>('input')?.focus({ preventScroll: true });
+  };
+
   return (
     <>
       <Box bg="brand.0" py={{ base: 'xl', md: 60 }}>
@@ -122,6 +133,12 @@ export function LandingPage() {
                   Millions of Americans have forgotten bank accounts, refunds, insurance payouts and deposits
                   held by their state. Check in minutes and go straight to your state’s official search.
                 </Text>
+                <Group>
+                  {/* A plain link to the form (works before the script loads); with it, focus moves too. */}
+                  <Button component="a" href="#search" size="lg" onClick={goToForm}>
+                    Start Your Free Search
+                  </Button>
+                </Group>
               </Stack>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 5 }}>
