@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -125,7 +126,12 @@ describe('Content-Security-Policy in Chromium', () => {
     beforeAll(async () => {
       dataDir = mkdtempSync(path.join(os.tmpdir(), 'uf-e2e-csp-'));
       chmodSync(dataDir, 0o711);
-      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const address = probe.address();
+          probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+        });
+      });
       url = `http://127.0.0.1:${port}`;
       server = spawn(
         process.execPath,

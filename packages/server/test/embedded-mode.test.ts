@@ -6,6 +6,7 @@ import { startEmbeddedDatabase } from '../src/db/embedded';
 import { spawnTracked } from './support/child-processes';
 import { leadBody } from './support/fixtures';
 import { expectProbeStored, sendProbeBurst } from './support/probe';
+import { freePort } from './support/server-process';
 import { tempDir } from './support/test-db';
 
 // The embedded mode as `npm start` runs it: the built server with no DATABASE_URL, its own PostgreSQL
@@ -57,7 +58,7 @@ afterAll(async () => {
 describe('embedded mode (no DATABASE_URL)', () => {
   it('starts, migrates, stores a lead and keeps it across a restart', async () => {
     if (!existsSync(entry)) throw new Error(`${entry} is missing: build the server first (npm test does)`);
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     child = await startServer(port);
     const res = await fetch(`http://127.0.0.1:${port}/api/submit-search`, {
       method: 'POST',
@@ -76,7 +77,7 @@ describe('embedded mode (no DATABASE_URL)', () => {
   });
 
   it('passes the concurrency probe: real sessions for every connection', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     child = await startServer(port);
     const shared = await sendProbeBurst(`http://127.0.0.1:${port}`);
     await stopServer(child);
@@ -89,7 +90,7 @@ describe('embedded mode (no DATABASE_URL)', () => {
   });
 
   it('leaves no PostgreSQL behind when the server is killed, and starts again on the same data', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     child = await startServer(port);
     const pid = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     child.kill('SIGKILL');

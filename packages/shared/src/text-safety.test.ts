@@ -19,7 +19,7 @@ describe('text safety', () => {
       message: 'email contains characters that are not allowed',
     });
     expect(findUnsafeText({ ids: ['a', 'b', '\uD800'] })?.field).toBe('ids.2');
-    expect(findUnsafeText({ ['bad\u0000key']: 1 })?.message).toBe(
+    expect(findUnsafeText({ 'bad\u0000key': 1 })?.message).toBe(
       'A field name contains characters that are not allowed',
     );
     expect(findUnsafeText('\u0000')?.field).toBe('body');

@@ -1,0 +1,169 @@
+// The landing page as a phone on a mobile network sees it (issue 12): Lighthouse (mobile preset,
+// simulated throttling) driving the system Chromium, 3 runs each, medians, against two same-run targets:
+//   app       the built server itself on the embedded database (`npm start`), no proxy
+//   static    the very same files (index.html with its config, scripts and styles), pre-compressed,
+//             served by a minimal static server: what the app's own serving costs on top of the files
+// Also prints the landing page's JS and CSS transfer sizes (gzip and Brotli).
+//
+//   npm run bench landing [-- --runs 3]     (CHROME_PATH, default /usr/bin/chromium)
+
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { option } from './support/bodies.mjs';
+import { printTable, readyAt, root, startProcess, stopProcess } from './support/processes.mjs';
+
+const RUNS = Number(option('runs', '3'));
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const dist = path.join(root, 'packages/web/dist');
+
+const TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.html': 'text/html' };
+
+/** The same bytes the app serves, from memory, pre-compressed, no framework. */
+function startStatic(indexHtml) {
+  const index = { raw: Buffer.from(indexHtml), gz: gzipSync(indexHtml, { level: 9 }) };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    if (url.pathname === '/' || !path.extname(url.pathname)) {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      });
+      return res.end(gzip ? index.gz : index.raw);
+    }
+    const file = path.join(dist, url.pathname);
+    if (!file.startsWith(dist) || !existsSync(file)) {
+      res.writeHead(404);
+      return res.end();
+    }
+    const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+    if (gzip && existsSync(`${file}.gz`)) {
+      res.writeHead(200, {
+        'content-type': type,
+        'content-encoding': 'gzip',
+        'cache-control': 'public, max-age=31536000',
+      });
+      return res.end(readFileSync(`${file}.gz`));
+    }
+    res.writeHead(200, { 'content-type': type });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+async function audit(chrome, url) {
+  const result = await lighthouse(url, {
+    port: chrome.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility'],
+  });
+  const a = result.lhr.audits;
+  return {
+    performance: Math.round((result.lhr.categories.performance.score ?? 0) * 100),
+    accessibility: Math.round((result.lhr.categories.accessibility.score ?? 0) * 100),
+    fcp: a['first-contentful-paint'].numericValue,
+    lcp: a['largest-contentful-paint'].numericValue,
+    tbt: a['total-blocking-time'].numericValue,
+    cls: a['cumulative-layout-shift'].numericValue,
+    bytes: a['total-byte-weight'].numericValue,
+  };
+}
+
+function summary(label, runs) {
+  const pick = (k) => median(runs.map((r) => r[k]));
+  return {
+    target: label,
+    performance: pick('performance'),
+    accessibility: pick('accessibility'),
+    'FCP s': (pick('fcp') / 1000).toFixed(2),
+    'LCP s': (pick('lcp') / 1000).toFixed(2),
+    'TBT ms': Math.round(pick('tbt')),
+    CLS: pick('cls').toFixed(3),
+    'transferred KiB': Math.round(pick('bytes') / 1024),
+  };
+}
+
+function landingSizes(indexHtml) {
+  const refs = [...indexHtml.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+  const sum = (ext, suffix) =>
+    refs
+      .filter((r) => r.endsWith(ext))
+      .reduce((n, r) => {
+        const f = path.join(dist, `${r}${suffix}`);
+        return n + (existsSync(f) ? readFileSync(f).length : 0);
+      }, 0);
+  return {
+    jsGz: sum('.js', '.gz'),
+    jsBr: sum('.js', '.br'),
+    cssGz: sum('.css', '.gz'),
+    cssBr: sum('.css', '.br'),
+  };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'uf-bench-landing-'));
+  chmodSync(dataDir, 0o711); // reachable by the embedded PostgreSQL's unprivileged user when run as root
+  const port = 21_000 + Math.floor(Math.random() * 10_000);
+  const { child } = await startProcess(
+    'server',
+    ['packages/server/dist/main.js'],
+    { DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    readyAt(port),
+  );
+  const app = `http://127.0.0.1:${port}/`;
+  const indexHtml = await (await fetch(app, { headers: { 'accept-encoding': 'identity' } })).text();
+  const staticServer = await startStatic(indexHtml);
+  const staticUrl = `http://127.0.0.1:${staticServer.address().port}/`;
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME_PATH,
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+  const appRuns = [];
+  const staticRuns = [];
+  try {
+    // Alternating, so load on the machine hits both alike.
+    for (let i = 0; i < RUNS; i++) {
+      staticRuns.push(await audit(chrome, staticUrl));
+      appRuns.push(await audit(chrome, app));
+    }
+  } finally {
+    await chrome.kill();
+    staticServer.close();
+    await stopProcess(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const rows = [summary('static: same files, gzip', staticRuns), summary('app (npm start)', appRuns)];
+  console.info(
+    `\nLighthouse, mobile preset, simulated throttling, median of ${RUNS} (load average ${os.loadavg()[0].toFixed(1)}):`,
+  );
+  printTable(rows);
+  const [base, appRow] = rows;
+  console.info(`LCP app / static: ${(Number(appRow['LCP s']) / Number(base['LCP s'])).toFixed(2)}`);
+  const s = landingSizes(indexHtml);
+  const kb = (n) => (n / 1024).toFixed(1);
+  console.info(
+    `landing JS ${kb(s.jsGz)} KB gzip / ${kb(s.jsBr)} KB Brotli · landing CSS ${kb(s.cssGz)} KB gzip / ${kb(s.cssBr)} KB Brotli`,
+  );
+}
+
+await main();
