@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { baseUrl, launchBrowser, uniqueEmail } from './support/browser';
+import { baseUrl, gotoReady, launchBrowser, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 
 // Issue 13: with the Content-Security-Policy enforced, every public page and every admin page loads,
@@ -86,11 +86,11 @@ const appErrors = (errors: string[]) =>
 async function walkSite(base: string, thirdParty: boolean) {
   const { context, page, watch } = await watchedContext(base, thirdParty);
   for (const path of PUBLIC_PAGES) {
-    await page.goto(path);
+    await gotoReady(page, path);
     await page.getByRole('navigation', { name: 'Footer' }).waitFor();
   }
   // Submit the lead form and answer the beneficiary question.
-  await page.goto('/');
+  await gotoReady(page, '/');
   await fillLeadForm(page, validLead(uniqueEmail('csp')));
   await page.getByRole('button', { name: 'Search Now' }).click();
   const dialog = page.getByRole('dialog', { name: 'Who is your beneficiary?' });
@@ -99,13 +99,13 @@ async function walkSite(base: string, thirdParty: boolean) {
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await page.getByRole('heading', { name: 'Congratulations!' }).waitFor();
   // Admin: sign in, the leads dashboard, the analytics dashboard.
-  await page.goto('/admin/login');
+  await gotoReady(page, '/admin/login');
   await page.getByLabel('Username').fill(ADMIN.username);
   await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/admin/leads');
   await page.getByRole('table').first().waitFor();
-  await page.goto('/admin/analytics');
+  await gotoReady(page, '/admin/analytics');
   await page.getByText('Total Page Views').first().waitFor();
   await page.waitForTimeout(300);
   await context.close();

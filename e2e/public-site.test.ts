@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { baseUrl, launchBrowser, openPage, uniqueEmail } from './support/browser';
+import { baseUrl, gotoReady, launchBrowser, openPage, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 
 let browser: Browser;
@@ -206,7 +206,7 @@ describe('analytics events from the browser', () => {
     page.on('request', (r: Request) => {
       if (r.url().endsWith('/api/analytics/track')) events.push(r.postDataJSON());
     });
-    await page.goto('/');
+    await gotoReady(page, '/');
     await expect.poll(() => events.filter((e) => e.eventType === 'page_view').length).toBe(1);
     expect(events[0]).toMatchObject({ page: 'home', referrer: 'direct' });
     const checkbox = page.getByRole('checkbox');
@@ -260,10 +260,31 @@ describe('every public page', () => {
     const { context, page } = await openPage(browser, '/terms');
     await page.getByRole('heading', { level: 1, name: 'Terms & Conditions' }).waitFor();
     expect(await page.getByRole('heading', { level: 2, name: /^\d+\. / }).count()).toBe(8);
-    await page.goto('/privacy');
+    await gotoReady(page, '/privacy');
     await page.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor();
     expect(await page.getByRole('heading', { level: 2, name: /^\d+\. / }).count()).toBe(9);
     await context.close();
+  });
+
+  it('answers / with the prerendered page: hero, form and consent text readable before any script runs', async () => {
+    const res = await fetch(`${baseUrl()}/`, { headers: { 'accept-encoding': 'identity' } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    for (const text of [
+      'Find Out If Unclaimed Money Is Waiting For You',
+      'Start Your Free Search',
+      'Claim Your Assets',
+      'First Name',
+      'Birth Year',
+      '<option value="1994">1994</option>',
+      'By checking this box',
+      'Search Now',
+    ]) {
+      expect(html, text).toContain(text);
+    }
+    const missing = await fetch(`${baseUrl()}/no-such-page`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('404 Page Not Found');
   });
 
   it('on a phone, the hero call to action is above the fold and takes the visitor to the form', async () => {
@@ -272,8 +293,10 @@ describe('every public page', () => {
     const box = await cta.boundingBox();
     expect(box && box.y + box.height).toBeLessThanOrEqual(844);
     await page.screenshot({ path: path.join(os.tmpdir(), 'uf-landing-390x844.png') });
-    await cta.click();
     const first = page.getByLabel('First Name', { exact: true });
+    // The prerendered page is readable at once; its controls act once hydrated (the fields then take input).
+    await expect.poll(() => first.isEditable()).toBe(true);
+    await cta.click();
     await expect.poll(() => first.evaluate((el) => el === document.activeElement)).toBe(true);
     await expect
       .poll(async () => {
@@ -315,7 +338,7 @@ describe('every public page', () => {
     page.on('request', (r) => {
       if (!r.url().startsWith(baseUrl()) && !r.url().startsWith('data:')) foreign.push(r.url());
     });
-    await page.goto('/');
+    await gotoReady(page, '/');
     await page.waitForLoadState('networkidle');
     expect(foreign).toEqual([]);
     await context.close();

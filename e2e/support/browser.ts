@@ -36,8 +36,14 @@ export async function openPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl(), ...options });
   const page = await context.newPage();
-  await page.goto(path);
+  await gotoReady(page, path);
   return { context, page };
+}
+
+/** Opens `path` and waits until the app runs (a prerendered page is readable before it is usable). */
+export async function gotoReady(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForSelector('html[data-app-ready="true"]', { state: 'attached' });
 }
 
 let counter = 0;

@@ -1,18 +1,14 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { MantineProvider } from '@mantine/core';
-import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { AppRoot } from './app-root';
 import { router } from './router';
-import { theme } from './theme';
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('#root is missing from index.html');
-createRoot(rootElement).render(
-  <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
-      <RouterProvider router={router} />
-    </MantineProvider>
-  </StrictMode>,
-);
+if (rootElement.hasChildNodes()) {
+  // A prerendered page (ADR 053): load the route's code first, then take over the markup as it is.
+  void router.load().then(() => hydrateRoot(rootElement, <AppRoot router={router} hydrating />));
+} else {
+  createRoot(rootElement).render(<AppRoot router={router} />);
+}

@@ -4,6 +4,7 @@ import {
   createRouter,
   lazyRouteComponent,
   Outlet,
+  type RouterHistory,
 } from '@tanstack/react-router';
 import { PAGES } from '@uf/shared/pages';
 import { LandingPage } from './features/lead-form/landing-page';
@@ -101,7 +102,14 @@ const routeTree = rootRoute.addChildren([
   adminLayout.addChildren([adminLoginRoute, adminLeadsRoute, adminAnalyticsRoute]),
 ]);
 
-export const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
+/** The app's router; the prerender (entry-server.tsx) gives it a memory history at one path. */
+export function createAppRouter(history?: RouterHistory) {
+  // Scroll restoration is the browser's business: on the server it would write an inline script,
+  // which the Content-Security-Policy forbids (ADR 052).
+  return createRouter({ routeTree, history, defaultPreload: 'intent', scrollRestoration: !history });
+}
+
+export const router = createAppRouter();
 
 declare module '@tanstack/react-router' {
   interface Register {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
+import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { isPagePath } from '@uf/shared/pages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,22 +19,40 @@ const escapeAttr = (s: string) =>
  * not-found page); unknown /api paths answer JSON 404. Runtime config reaches the SPA
  * through a meta tag, so the bundle needs no rebuild per deployment and no inline script.
  */
+/** One HTML document as served: this deployment's config inserted, compressed once at start. */
+type Document = { html: string; br: Buffer; gzip: Buffer };
+
+function prepareDocument(file: string, publicConfig: Record<string, unknown>): Document | null {
+  if (!existsSync(file)) return null;
+  let html = readFileSync(file, 'utf8').replace(
+    '<!--app-config-->',
+    `<meta name="app-config" content="${escapeAttr(JSON.stringify(publicConfig))}" />`,
+  );
+  // Prerendered pages were rendered with the default support address; the app shows the configured one.
+  const supportEmail = publicConfig.supportEmail;
+  if (typeof supportEmail === 'string' && supportEmail !== DEFAULT_SUPPORT_EMAIL) {
+    html = html.split(DEFAULT_SUPPORT_EMAIL).join(escapeAttr(supportEmail));
+  }
+  return {
+    html,
+    br: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+    gzip: gzipSync(html, { level: 9 }),
+  };
+}
+
 export const spaPlugin = fp(
   async (app: FastifyInstance, opts: SpaOptions) => {
-    const indexPath = path.join(opts.distDir, 'index.html');
-    const hasBuild = existsSync(indexPath);
-    const indexHtml = hasBuild
-      ? readFileSync(indexPath, 'utf8').replace(
-          '<!--app-config-->',
-          `<meta name="app-config" content="${escapeAttr(JSON.stringify(opts.publicConfig))}" />`,
-        )
-      : '';
-
-    // index.html carries this deployment's config, so it is compressed here, once, not at build time.
-    const indexEncodings = {
-      br: brotliCompressSync(indexHtml, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
-      gzip: gzipSync(indexHtml, { level: 9 }),
-    };
+    const index = prepareDocument(path.join(opts.distDir, 'index.html'), opts.publicConfig);
+    const hasBuild = index !== null;
+    // Pages rendered at build time (web/prerender.mjs, ADR 053): they paint before any script runs.
+    const landing = prepareDocument(
+      path.join(opts.distDir, 'prerendered', 'landing.html'),
+      opts.publicConfig,
+    );
+    const notFound = prepareDocument(
+      path.join(opts.distDir, 'prerendered', 'not-found.html'),
+      opts.publicConfig,
+    );
 
     if (hasBuild) {
       await app.register(fastifyStatic, {
@@ -50,21 +69,22 @@ export const spaPlugin = fp(
       });
     }
 
-    const sendIndex = (req: FastifyRequest, reply: FastifyReply, status = 200) => {
+    const sendDocument = (req: FastifyRequest, reply: FastifyReply, doc: Document, status = 200) => {
       reply
         .code(status)
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
         .header('vary', 'accept-encoding');
       const accepted = String(req.headers['accept-encoding'] ?? '');
-      if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(indexEncodings.br);
-      if (/\bgzip\b/.test(accepted))
-        return reply.header('content-encoding', 'gzip').send(indexEncodings.gzip);
-      return reply.send(indexHtml);
+      if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(doc.br);
+      if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(doc.gzip);
+      return reply.send(doc.html);
     };
+    const sendIndex = (req: FastifyRequest, reply: FastifyReply, status = 200) =>
+      index ? sendDocument(req, reply, index, status) : reply.code(503).send();
 
     // '/' is the dist folder itself: @fastify/static would answer 403 for a directory.
-    if (hasBuild) app.get('/', (req, reply) => sendIndex(req, reply));
+    if (hasBuild) app.get('/', (req, reply) => sendDocument(req, reply, landing ?? (index as Document)));
 
     app.setNotFoundHandler(
       {
@@ -94,7 +114,8 @@ export const spaPlugin = fp(
           return reply.code(503).type('text/plain').send('The web app is not built. Run `npm start`.');
         }
         // The app renders its not-found page for any other path; the status says so too.
-        return sendIndex(req, reply, isPagePath(pathname) ? 200 : 404);
+        if (isPagePath(pathname)) return sendIndex(req, reply);
+        return sendDocument(req, reply, notFound ?? (index as Document), 404);
       },
     );
   },

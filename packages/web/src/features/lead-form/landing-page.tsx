@@ -17,6 +17,7 @@ import type { Beneficiary } from '@uf/shared/constants';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { lazy, type MouseEvent, Suspense, useEffect, useState } from 'react';
 import { useAppConfig } from '../../app-config';
+import { useMarkAppReady } from '../../app-ready';
 import { notifyError } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { publicApi } from '../../public-api';
@@ -59,6 +60,7 @@ const Congratulations = lazy(() => loadAfterSubmit().then((m) => ({ default: m.C
 type Phase = { step: 'form' } | { step: 'beneficiary'; leadId: string } | { step: 'done'; leadId: string };
 
 export function LandingPage() {
+  useMarkAppReady();
   usePageMeta({
     title: 'Unclaimed Funds Finder',
     description:

@@ -12,6 +12,7 @@ import { useAppConfig } from '../../app-config';
 import { focusFirstInvalid } from '../../focus-invalid';
 import { notifyError } from '../../notify';
 import { publicApi } from '../../public-api';
+import { useHydrated } from '../../use-hydrated';
 import { consentEvidence, loadTrustedForm } from './trusted-form';
 
 export type LeadFormProps = {
@@ -69,6 +70,7 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
     validateInputOnBlur: true,
   });
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   // Spec §2: the Review & Confirm dialog exists but the normal flow never opens it.
   const [reviewOpened, setReviewOpened] = useState(false);
@@ -114,6 +116,10 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
     const props = form.getInputProps(path);
     return {
       ...props,
+      // The prerendered form can be read at once but takes input only once its script runs: text typed
+      // earlier would be wiped by hydration (the form's state starts empty). Selects ignore readOnly.
+      readOnly: !hydrated,
+      disabled: !hydrated && path.startsWith('birth'),
       onBlur: (event: FocusEvent<HTMLElement>) => {
         if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') === 'submit') return;
         props.onBlur?.(event);
@@ -169,6 +175,7 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
         </Grid>
         <Checkbox
           {...consentProps}
+          disabled={!hydrated}
           aria-invalid={consentProps.error ? true : undefined}
           onChange={(event) => {
             consentProps.onChange(event);
@@ -187,7 +194,9 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
             </Text>
           }
         />
-        <Button type="submit" size="lg" loading={pending} fullWidth>
+        {/* Disabled in the prerendered page until the script runs: a native submit would put the
+            visitor's details in the address bar. */}
+        <Button type="submit" size="lg" loading={pending} disabled={!hydrated} fullWidth>
           Search Now
         </Button>
       </Stack>

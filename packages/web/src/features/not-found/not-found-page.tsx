@@ -1,8 +1,10 @@
 import { Anchor, Card, Container, Group, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
+import { useMarkAppReady } from '../../app-ready';
 import { usePageMeta } from '../../page-meta';
 
 export function NotFoundPage() {
+  useMarkAppReady();
   usePageMeta({ title: 'Page Not Found', description: 'The page you are looking for does not exist.' });
   return (
     <Container size="sm" py={80}>
