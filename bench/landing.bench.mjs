@@ -1,8 +1,8 @@
 // The landing page as a phone on a mobile network sees it (issue 12): Lighthouse (mobile preset,
 // simulated throttling) driving the system Chromium, 3 runs each, medians, against two same-run targets:
 //   app       the built server itself on the embedded database (`npm start`), no proxy
-//   static    the very same files (index.html with its config, scripts and styles), pre-compressed,
-//             served by a minimal static server: what the app's own serving costs on top of the files
+//   static    the limit: the app's own prerendered / HTML with its stylesheet, scripts removed, gzip,
+//             served by a minimal static server (a page that needs no JavaScript to paint)
 // Also prints the landing page's JS and CSS transfer sizes (gzip and Brotli).
 //
 //   npm run bench landing [-- --runs 3]     (CHROME_PATH, default /usr/bin/chromium)
@@ -77,6 +77,7 @@ async function audit(chrome, url) {
     tbt: a['total-blocking-time'].numericValue,
     cls: a['cumulative-layout-shift'].numericValue,
     bytes: a['total-byte-weight'].numericValue,
+    lcpElement: a['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? '?',
   };
 }
 
@@ -123,7 +124,10 @@ async function main() {
   );
   const app = `http://127.0.0.1:${port}/`;
   const indexHtml = await (await fetch(app, { headers: { 'accept-encoding': 'identity' } })).text();
-  const staticServer = await startStatic(indexHtml);
+  const withoutScripts = indexHtml
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
+    .replace(/<link[^>]+rel="modulepreload"[^>]*>/g, '');
+  const staticServer = await startStatic(withoutScripts);
   const staticUrl = `http://127.0.0.1:${staticServer.address().port}/`;
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,
@@ -152,13 +156,19 @@ async function main() {
     await stopProcess(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const rows = [summary('static: same files, gzip', staticRuns), summary('app (npm start)', appRuns)];
+  const rows = [
+    summary('static: prerendered HTML + CSS, no JS, gzip', staticRuns),
+    summary('app (npm start)', appRuns),
+  ];
   console.info(
     `\nLighthouse, mobile preset, simulated throttling, median of ${RUNS} (load average ${os.loadavg()[0].toFixed(1)}):`,
   );
   printTable(rows);
   const [base, appRow] = rows;
   console.info(`LCP app / static: ${(Number(appRow['LCP s']) / Number(base['LCP s'])).toFixed(2)}`);
+  console.info(
+    `LCP element: static ${staticRuns[0]?.lcpElement.slice(0, 120)} · app ${appRuns[0]?.lcpElement.slice(0, 120)}`,
+  );
   const s = landingSizes(indexHtml);
   const kb = (n) => (n / 1024).toFixed(1);
   console.info(

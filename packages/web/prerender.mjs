@@ -12,7 +12,11 @@ const { render } = await import(pathToFileURL(path.join(here, 'dist-ssr/entry-se
 // name → the path rendered. `not-found` is what any unknown path shows (with status 404).
 export const PRERENDERED = { landing: '/', 'not-found': '/__not-found__' };
 
-const template = readFileSync(path.join(dist, 'index.html'), 'utf8');
+// The prerendered page paints without JavaScript, so its scripts must not compete with the first paint
+// for a phone's bandwidth: no modulepreload hints (the entry script still loads, and pulls its imports).
+const template = readFileSync(path.join(dist, 'index.html'), 'utf8')
+  .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+  .replace('<script type="module" crossorigin', '<script type="module" fetchpriority="low" crossorigin');
 if (!template.includes('<div id="root"></div>')) throw new Error('dist/index.html has no empty #root');
 mkdirSync(path.join(dist, 'prerendered'), { recursive: true });
 for (const [name, url] of Object.entries(PRERENDERED)) {
