@@ -287,6 +287,29 @@ describe('every public page', () => {
     expect(await missing.text()).toContain('404 Page Not Found');
   });
 
+  it('on a phone: the dialog starts on its first choice, has a named close button, and afterwards the claim button is in view and focused', async () => {
+    const { context, page } = await openPage(browser, '/', { viewport: { width: 390, height: 844 } });
+    const dialog = await submitLead(page, { zipCode: '10001' });
+    await dialog.waitFor();
+    // Focus starts on the first choice (a radio of the dialog), not on the close button.
+    const firstChoice = dialog.getByRole('radio').first();
+    await expect.poll(() => firstChoice.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Close' }).count()).toBe(1);
+    await dialog.getByLabel('Wife').check();
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    const claim = page.getByRole('link', { name: 'Search & Claim Your Assets' });
+    await claim.waitFor();
+    await expect.poll(() => claim.evaluate((el) => el === document.activeElement)).toBe(true);
+    const box = await claim.boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= 844).toBe(true);
+    // Its whole label is visible (not cut off at 390 px).
+    expect(await claim.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    const label = claim.locator('.mantine-Button-label');
+    expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await page.screenshot({ path: path.join(os.tmpdir(), 'uf-claim-390x844.png') });
+    await context.close();
+  });
+
   it('on a phone, the hero call to action is above the fold and takes the visitor to the form', async () => {
     const { context, page } = await openPage(browser, '/', { viewport: { width: 390, height: 844 } });
     const cta = page.getByRole('link', { name: 'Start Your Free Search' });

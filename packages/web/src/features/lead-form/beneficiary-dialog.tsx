@@ -12,7 +12,17 @@ export type BeneficiaryDialogProps = {
 export function BeneficiaryDialog({ opened, pending, onChoose, onClose }: BeneficiaryDialogProps) {
   const [choice, setChoice] = useState<string>('');
   return (
-    <Modal opened={opened} onClose={onClose} title="Who is your beneficiary?" centered size="md">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Who is your beneficiary?"
+      centered
+      size="md"
+      // The close button needs a name; focus starts on the first choice, not on the close button, and
+      // does not jump back to the form when the dialog closes (the next screen takes it).
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      returnFocus={false}
+    >
       <Stack>
         <Text size="sm">
           Unclaimed money can pass to family members. Tell us who you would name as your beneficiary, or skip
@@ -20,8 +30,8 @@ export function BeneficiaryDialog({ opened, pending, onChoose, onClose }: Benefi
         </Text>
         <Radio.Group value={choice} onChange={setChoice} label="Beneficiary" name="beneficiary">
           <SimpleGrid cols={{ base: 2, xs: 3 }} mt="xs" spacing="xs">
-            {BENEFICIARY_OPTIONS.map((option) => (
-              <Radio key={option} value={option} label={option} />
+            {BENEFICIARY_OPTIONS.map((option, i) => (
+              <Radio key={option} value={option} label={option} data-autofocus={i === 0 ? true : undefined} />
             ))}
           </SimpleGrid>
         </Radio.Group>

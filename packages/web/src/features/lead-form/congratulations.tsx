@@ -1,5 +1,6 @@
 import { Alert, Button, Card, List, Stack, Text, Title } from '@mantine/core';
 import { getStateSite } from '@uf/shared/state-sites';
+import { useEffect, useRef } from 'react';
 
 export type CongratulationsProps = {
   /** Two-letter code derived by the server, or null/undefined when unknown or not yet known. */
@@ -9,6 +10,18 @@ export type CongratulationsProps = {
 
 export function Congratulations({ state, onSearchMore }: CongratulationsProps) {
   const site = getStateSite(state);
+  // The one thing the visitor must now press: in view and focused when this screen appears (issue 16),
+  // once the beneficiary dialog has let go of the focus.
+  const claimRef = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const claim = claimRef.current;
+      if (!claim) return;
+      claim.scrollIntoView({ block: 'center' });
+      claim.focus({ preventScroll: true });
+    }, 50);
+    return () => clearTimeout(timer);
+  }, []);
   return (
     <Card withBorder shadow="sm" padding="xl" radius="md">
       <Stack>
@@ -24,6 +37,11 @@ export function Congratulations({ state, onSearchMore }: CongratulationsProps) {
           rel="noopener noreferrer"
           size="lg"
           data-testid="claim-link"
+          ref={claimRef}
+          // The label wraps on a narrow phone instead of being cut off.
+          h="auto"
+          py="sm"
+          styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
         >
           Search &amp; Claim Your Assets
         </Button>
