@@ -75,6 +75,13 @@ describe('admin leads dashboard', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL('**/admin/leads');
     await expectToast(page, 'Login successful', 'Welcome to the admin dashboard');
+    // The failed attempt's toast does not follow the admin onto the dashboard (issue 16).
+    expect(
+      await page
+        .locator('.mantine-Notification-root')
+        .filter({ hasText: 'Invalid username or password' })
+        .count(),
+    ).toBe(0);
     for (const label of ['Total Leads', 'Daily Leads', 'Weekly Leads', 'Monthly Leads', 'Consent Rate']) {
       await page.getByRole('group', { name: label }).waitFor();
     }
@@ -87,6 +94,10 @@ describe('admin leads dashboard', () => {
     for (const name of NAMES) await table.getByRole('cell', { name, exact: true }).waitFor();
     // A TCPA badge per row ('Compliant' needs a complete consent receipt, which a bare API call lacks).
     await expect(table.getByText(/^(Compliant|Non-Compliant)$/).count()).resolves.toBe(3);
+    // …each fully visible, never cut to "C…" (issue 16).
+    for (const badge of await table.locator('.mantine-Badge-label').all()) {
+      expect(await badge.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
 
     // No selection, no bulk delete button; select two rows and it shows the count.
     await expect(page.getByRole('button', { name: /^Delete Selected/ }).count()).resolves.toBe(0);

@@ -16,3 +16,8 @@ export function notifySuccess(title: string, message?: string) {
     notifications.show({ title, message: message ?? '', color: 'green', autoClose: TOAST.durationMs }),
   );
 }
+
+/** Removes every toast on screen and queued (sign-in and sign-out start a clean slate, issue 16). */
+export function clearNotifications() {
+  void loadNotifications().then(({ notifications }) => notifications.clean());
+}

@@ -14,11 +14,17 @@ export type LeadColumn<T> = {
   render: (row: T) => ReactNode;
 };
 
+export const FULL_WIDTH_BADGE = {
+  root: { overflow: 'visible', maxWidth: 'none' },
+  label: { overflow: 'visible' },
+};
+
 /** Spec §4: 'Compliant' when tcpaCompliant is the string 'true', otherwise 'Non-Compliant'. */
 export function TcpaBadge({ value }: { value: string }) {
   const compliant = value === 'true';
   return (
-    <Badge color={compliant ? 'green' : 'red'} variant="light">
+    // Never shortened to "C…": a badge's label may otherwise shrink with a squeezed table column.
+    <Badge color={compliant ? 'green' : 'red'} variant="light" styles={FULL_WIDTH_BADGE}>
       {compliant ? 'Compliant' : 'Non-Compliant'}
     </Badge>
   );

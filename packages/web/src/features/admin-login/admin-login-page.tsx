@@ -18,7 +18,7 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { useEffect, useRef } from 'react';
 import { focusFirstInvalid } from '../../focus-invalid';
-import { notifyError, notifySuccess } from '../../notify';
+import { clearNotifications, notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 
@@ -47,6 +47,8 @@ export function AdminLoginPage() {
         await login.mutateAsync(values);
         // Whatever was cached belonged to no one (or to the previous admin).
         utils.invalidate();
+        // A "Sign in failed" toast from a mistyped password must not follow the admin to the dashboard.
+        clearNotifications();
         notifySuccess(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
         await navigate({ to: '/admin/leads' });
       } catch (err) {
