@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe';
 import { launchBrowser, openPage, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 
@@ -49,6 +50,16 @@ describe('landing page lead form', () => {
     expect(await consent.getAttribute('aria-invalid')).toBe('true');
     const consentError = await consent.getAttribute('aria-describedby');
     expect(await page.locator(`[id="${consentError}"]`).textContent()).toBe('You must consent to continue');
+    await context.close();
+  });
+
+  it('error messages and secondary text are readable: axe finds no contrast problem with every error shown', async () => {
+    const { context, page } = await openPage(browser, '/', { viewport: { width: 390, height: 844 } });
+    await page.getByRole('button', { name: 'Search Now' }).click();
+    await page.getByText('You must consent to continue', { exact: true }).waitFor();
+    const violations = await seriousAxeViolations(page);
+    expect(violations.filter((v) => v.id === 'color-contrast')).toEqual([]);
+    expect(violations).toEqual([]);
     await context.close();
   });
 
