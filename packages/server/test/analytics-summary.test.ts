@@ -99,6 +99,8 @@ describe('GET /api/admin/analytics', () => {
         dailyViews: [
           { date: '2026-03-01', views: 4, clicks: 1, surveyStarts: 0 },
           { date: '2026-03-02', views: 1, clicks: 1, surveyStarts: 1 },
+          { date: '2026-03-03', views: 0, clicks: 0, surveyStarts: 0 },
+          { date: '2026-03-04', views: 0, clicks: 0, surveyStarts: 0 },
           { date: '2026-03-05', views: 1, clicks: 0, surveyStarts: 1 },
         ],
       });
@@ -130,6 +132,8 @@ describe('GET /api/admin/analytics', () => {
         ],
         dailyViews: [
           { date: '2026-03-02', views: 1, clicks: 1, surveyStarts: 1 },
+          { date: '2026-03-03', views: 0, clicks: 0, surveyStarts: 0 },
+          { date: '2026-03-04', views: 0, clicks: 0, surveyStarts: 0 },
           { date: '2026-03-05', views: 1, clicks: 0, surveyStarts: 1 },
         ],
       });
@@ -175,6 +179,8 @@ describe('GET /api/admin/analytics', () => {
         dailyViews: [
           { date: '2026-03-01', views: 4, clicks: 0, surveyStarts: 0 },
           { date: '2026-03-02', views: 1, clicks: 0, surveyStarts: 0 },
+          { date: '2026-03-03', views: 0, clicks: 0, surveyStarts: 0 },
+          { date: '2026-03-04', views: 0, clicks: 0, surveyStarts: 0 },
           { date: '2026-03-05', views: 1, clicks: 0, surveyStarts: 0 },
         ],
       });
@@ -200,6 +206,8 @@ describe('GET /api/admin/analytics', () => {
         dailyViews: [
           { date: '2026-03-01', views: 2, clicks: 1, surveyStarts: 0 },
           { date: '2026-03-02', views: 0, clicks: 1, surveyStarts: 0 },
+          { date: '2026-03-03', views: 0, clicks: 0, surveyStarts: 0 },
+          { date: '2026-03-04', views: 0, clicks: 0, surveyStarts: 0 },
           { date: '2026-03-05', views: 1, clicks: 0, surveyStarts: 1 },
         ],
       });

@@ -58,3 +58,40 @@ export const EVENT_TYPE_FILTER_ORDER: readonly AnalyticsEventType[] = [
   'form_submit',
   'survey_started',
 ];
+
+type DayActivity = { date: string; views: number; clicks: number; surveyStarts: number };
+
+/** Longest span of days the time series is zero-filled over (a longer one keeps only its data days). */
+export const ZERO_FILL_MAX_DAYS = 400;
+
+const addDay = (date: string) => {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+};
+
+/**
+ * The daily series with a zero entry for every day without events (issue 16): from the filter's start
+ * date (or the first day with events) to its end date (or the last day with events), never past
+ * `today`. No events at all stays an empty series (the dashboard's empty state).
+ */
+export function zeroFillDays(
+  days: DayActivity[],
+  range: { startDate?: string; endDate?: string; today: string },
+): DayActivity[] {
+  if (days.length === 0) return [];
+  const sorted = [...days].sort((a, b) => a.date.localeCompare(b.date));
+  const firstData = sorted[0]?.date ?? '';
+  const lastData = sorted[sorted.length - 1]?.date ?? '';
+  const first = range.startDate && range.startDate < firstData ? range.startDate : firstData;
+  let last = range.endDate && range.endDate > lastData ? range.endDate : lastData;
+  if (last > range.today && lastData <= range.today) last = range.today;
+  const spanDays = (Date.parse(`${last}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000;
+  if (spanDays > ZERO_FILL_MAX_DAYS) return sorted;
+  const byDate = new Map(sorted.map((d) => [d.date, d]));
+  const out: DayActivity[] = [];
+  for (let date = first; date <= last; date = addDay(date)) {
+    out.push(byDate.get(date) ?? { date, views: 0, clicks: 0, surveyStarts: 0 });
+  }
+  return out;
+}

@@ -4,9 +4,11 @@ import {
   type AnalyticsSummary,
   CLICK_EVENT_TYPES,
 } from '@uf/shared/analytics.schema';
+import { zeroFillDays } from '@uf/shared/analytics-dashboard';
 import type { AnalyticsEventType } from '@uf/shared/constants';
 import type { Pool, PoolClient } from 'pg';
 import { splitRange } from './analytics-periods';
+import { dateAndTimeIn } from './time';
 
 // The dashboard's numbers, read from the daily and monthly rollups only (ADR 020): the work depends on
 // the number of days, months, countries and referrers in range, never on the number of events. A 'day'
@@ -62,7 +64,12 @@ function dimensionSql(
 
 type CountRow = { count: string };
 
-export async function getAnalyticsSummary(pool: Pool, q: AnalyticsQuery): Promise<AnalyticsSummary> {
+export async function getAnalyticsSummary(
+  pool: Pool,
+  q: AnalyticsQuery,
+  timeZone: string,
+  now = new Date(),
+): Promise<AnalyticsSummary> {
   const byCountry = Boolean(q.country);
   // Daily activity and totals: a handful of rows per day (per country when filtered by one).
   const activityParams = new Params();
@@ -134,7 +141,12 @@ export async function getAnalyticsSummary(pool: Pool, q: AnalyticsQuery): Promis
       .slice(0, ANALYTICS_TOP_LIMIT)
       .map((r) => ({ country: r.key, count: Number(r.count) })),
     topReferrers: referrers.rows.map((r) => ({ referrer: r.key, count: Number(r.count) })),
-    dailyViews: [...days.values()],
+    // Days without events show as zeros, not as gaps (issue 16).
+    dailyViews: zeroFillDays([...days.values()], {
+      startDate: q.startDate,
+      endDate: q.endDate,
+      today: dateAndTimeIn(now, timeZone).date,
+    }),
   };
 }
 

@@ -42,7 +42,8 @@ export function createAnalyticsService(options: {
 
   return {
     track: ingester.track,
-    summary: (query: AnalyticsQuery): Promise<AnalyticsSummary> => getAnalyticsSummary(db.pool, query),
+    summary: (query: AnalyticsQuery): Promise<AnalyticsSummary> =>
+      getAnalyticsSummary(db.pool, query, config.timeZone),
     /** Deletes raw events past ANALYTICS_RETENTION_DAYS a minute after start, then hourly. */
     startRetention(onError: (err: unknown) => void) {
       reportError = onError;

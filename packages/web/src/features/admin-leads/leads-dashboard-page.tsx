@@ -116,7 +116,12 @@ export function LeadsDashboardPage() {
               { label: 'Daily Leads', value: ws?.dailyLeads },
               { label: 'Weekly Leads', value: ws?.weeklyLeads },
               { label: 'Monthly Leads', value: ws?.monthlyLeads },
-              { label: 'Consent Rate', value: ws ? `${ws.consentRate}%` : undefined },
+              {
+                label: 'Consent Rate',
+                value: ws ? `${ws.consentRate}%` : undefined,
+                // The form cannot be sent without consent, so new leads always count: say what it measures.
+                definition: 'Website leads stored with marketing consent, of all website leads',
+              },
             ]}
             statsError={website.stats.isError ? ADMIN_TOASTS.fetchStatsFailed : undefined}
             filterTitle="Filters"

@@ -1,6 +1,11 @@
 import { Card, SimpleGrid, Text } from '@mantine/core';
 
-export type StatCard = { label: string; value: string | number | undefined };
+export type StatCard = {
+  label: string;
+  value: string | number | undefined;
+  /** What the figure counts, shown under it when the label alone could mislead. */
+  definition?: string;
+};
 
 /** The dashboard's number cards; '—' while the numbers load. */
 export function StatCards({ cards, error }: { cards: StatCard[]; error?: string }) {
@@ -19,6 +24,11 @@ export function StatCards({ cards, error }: { cards: StatCard[]; error?: string 
                   ? card.value.toLocaleString()
                   : card.value}
             </Text>
+            {card.definition && (
+              <Text size="xs" c="dimmed">
+                {card.definition}
+              </Text>
+            )}
           </Card>
         ))}
       </SimpleGrid>

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { zeroFillDays } from './analytics-dashboard';
+
+const day = (date: string, views = 1) => ({ date, views, clicks: 0, surveyStarts: 0 });
+const zero = (date: string) => ({ date, views: 0, clicks: 0, surveyStarts: 0 });
+
+describe('zeroFillDays', () => {
+  it('fills the days between events with zeros, in order', () => {
+    expect(zeroFillDays([day('2026-03-05'), day('2026-03-02')], { today: '2026-03-10' })).toEqual([
+      day('2026-03-02'),
+      zero('2026-03-03'),
+      zero('2026-03-04'),
+      day('2026-03-05'),
+    ]);
+  });
+
+  it('extends to the filter dates but never past today, across a month end', () => {
+    expect(
+      zeroFillDays([day('2026-02-28')], {
+        startDate: '2026-02-27',
+        endDate: '2026-03-31',
+        today: '2026-03-02',
+      }),
+    ).toEqual([zero('2026-02-27'), day('2026-02-28'), zero('2026-03-01'), zero('2026-03-02')]);
+  });
+
+  it('keeps an empty series empty, and a very long span to its data days', () => {
+    expect(zeroFillDays([], { startDate: '2026-01-01', endDate: '2026-01-31', today: '2026-03-01' })).toEqual(
+      [],
+    );
+    const far = [day('2020-01-01'), day('2026-01-01')];
+    expect(zeroFillDays(far, { today: '2026-03-01' })).toEqual(far);
+  });
+});
