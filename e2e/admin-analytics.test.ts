@@ -135,6 +135,24 @@ describe('/admin/analytics', () => {
     await context.close();
   });
 
+  it('date presets fill the date filters (Today, 7 days, 30 days, This month)', async () => {
+    const { context, page } = await signedInPage();
+    const start = page.getByLabel('Start Date');
+    const end = page.getByLabel('End Date');
+    const presets = page.getByRole('group', { name: 'Date presets' });
+    await presets.getByRole('button', { name: '7 days' }).click();
+    const today = new Date();
+    const ymd = (d: Date) =>
+      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    const weekAgo = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 6);
+    await expect.poll(() => start.inputValue()).toBe(ymd(weekAgo));
+    expect(await end.inputValue()).toBe(ymd(today));
+    expect(await presets.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
+    await presets.getByRole('button', { name: 'Today' }).click();
+    await expect.poll(() => start.inputValue()).toBe(ymd(today));
+    await context.close();
+  });
+
   it('shows the empty dashboard when nothing matches', async () => {
     const { context, page } = await signedInPage();
     await page.getByLabel('Start Date').fill('2001-01-01');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { zeroFillDays } from './analytics-dashboard';
+import { presetRange, zeroFillDays } from './analytics-dashboard';
 
 const day = (date: string, views = 1) => ({ date, views, clicks: 0, surveyStarts: 0 });
 const zero = (date: string) => ({ date, views: 0, clicks: 0, surveyStarts: 0 });
@@ -30,5 +30,19 @@ describe('zeroFillDays', () => {
     );
     const far = [day('2020-01-01'), day('2026-01-01')];
     expect(zeroFillDays(far, { today: '2026-03-01' })).toEqual(far);
+  });
+});
+
+describe('presetRange', () => {
+  it('gives inclusive ranges ending today, across month and year ends', () => {
+    const today = new Date(2026, 2, 3); // 3 March 2026, local
+    expect(presetRange('Today', today)).toEqual({ startDate: '2026-03-03', endDate: '2026-03-03' });
+    expect(presetRange('7 days', today)).toEqual({ startDate: '2026-02-25', endDate: '2026-03-03' });
+    expect(presetRange('30 days', today)).toEqual({ startDate: '2026-02-02', endDate: '2026-03-03' });
+    expect(presetRange('This month', today)).toEqual({ startDate: '2026-03-01', endDate: '2026-03-03' });
+    expect(presetRange('7 days', new Date(2026, 0, 2))).toEqual({
+      startDate: '2025-12-27',
+      endDate: '2026-01-02',
+    });
   });
 });

@@ -95,3 +95,20 @@ export function zeroFillDays(
   }
   return out;
 }
+
+/** Date presets of the analytics filters (issue 16), in the order shown. */
+export const DATE_PRESETS = ['Today', '7 days', '30 days', 'This month'] as const;
+export type DatePreset = (typeof DATE_PRESETS)[number];
+
+const ymd = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** The start and end dates (inclusive, YYYY-MM-DD) of a preset ending `today` (local calendar). */
+export function presetRange(preset: DatePreset, today: Date): { startDate: string; endDate: string } {
+  const end = ymd(today);
+  const start = new Date(today.getFullYear(), today.getMonth(), today.getDate());
+  if (preset === '7 days') start.setDate(start.getDate() - 6);
+  else if (preset === '30 days') start.setDate(start.getDate() - 29);
+  else if (preset === 'This month') start.setDate(1);
+  return { startDate: ymd(start), endDate: end };
+}

@@ -1,5 +1,11 @@
-import { Button, Grid, NativeSelect, Paper, TextInput } from '@mantine/core';
-import { ANALYTICS_TEXTS, EVENT_TYPE_FILTER_ORDER, EVENT_TYPE_LABELS } from '@uf/shared/analytics-dashboard';
+import { Button, Grid, Group, NativeSelect, Paper, TextInput } from '@mantine/core';
+import {
+  ANALYTICS_TEXTS,
+  DATE_PRESETS,
+  EVENT_TYPE_FILTER_ORDER,
+  EVENT_TYPE_LABELS,
+  presetRange,
+} from '@uf/shared/analytics-dashboard';
 import { countryName } from './format';
 
 const T = ANALYTICS_TEXTS.filters;
@@ -78,6 +84,23 @@ export function AnalyticsFilters({
           </Button>
         </Grid.Col>
       </Grid>
+      <Group gap="xs" mt="sm" role="group" aria-label="Date presets">
+        {DATE_PRESETS.map((preset) => {
+          const range = presetRange(preset, new Date());
+          const active = value.startDate === range.startDate && value.endDate === range.endDate;
+          return (
+            <Button
+              key={preset}
+              size="xs"
+              variant={active ? 'filled' : 'light'}
+              aria-pressed={active}
+              onClick={() => onChange({ ...value, ...range })}
+            >
+              {preset}
+            </Button>
+          );
+        })}
+      </Group>
     </Paper>
   );
 }
