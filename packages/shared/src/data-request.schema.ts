@@ -37,6 +37,17 @@ export function phoneDigits(phone: string): string {
   return phone.replace(/\D/g, '').slice(-10);
 }
 
+/**
+ * A US phone number as people read it, "(555) 123-4567", whatever way it was typed; a value that is
+ * not ten digits (after an optional leading 1) is shown as stored.
+ */
+export function formatPhoneForReading(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  const ten = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+  if (ten.length !== 10) return phone;
+  return `(${ten.slice(0, 3)}) ${ten.slice(3, 6)}-${ten.slice(6)}`;
+}
+
 /** E-mail addresses are matched case-insensitively. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

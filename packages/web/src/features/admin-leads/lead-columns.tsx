@@ -1,5 +1,6 @@
 import { Anchor, Badge, Text } from '@mantine/core';
 import type { AdminApiLead, AdminWebsiteLead, ApiLeadField, WebsiteLeadField } from '@uf/shared/admin-leads';
+import { formatPhoneForReading } from '@uf/shared/data-request.schema';
 import type { ReactNode } from 'react';
 import { ConsentReceiptLink, OptOutFlag } from './consent-receipt';
 
@@ -73,7 +74,8 @@ function sharedColumns<T extends AdminWebsiteLead | AdminApiLead>() {
     lastName: f('lastName', 'Last Name'),
     streetAddress: f('streetAddress', 'Street Address'),
     state: f('state', 'State'),
-    phone: f('phone', 'Phone'),
+    // Stored as entered; shown the way people read a US number (issue 16).
+    phone: f('phone', 'Phone', (r) => formatPhoneForReading(r.phone)),
     birthMonth: f('birthMonth', 'Birth Month'),
     birthDay: f('birthDay', 'Birth Day'),
     birthYear: f('birthYear', 'Birth Year'),
