@@ -56,6 +56,39 @@ afterAll(async () => {
 });
 
 describe('admin leads dashboard', () => {
+  it('finds a lead by phone number with the search box (answered by the server)', async () => {
+    const email = uniqueEmail('search');
+    const res = await fetch(`${baseUrl()}/api/submit-search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        firstName: 'Zephyrine',
+        lastName: 'Searchable',
+        streetAddress: '9 Lookup Ln',
+        zipCode: '82001',
+        email,
+        phone: '(307) 555-9182',
+        birthMonth: '2',
+        birthDay: '3',
+        birthYear: '1950',
+        consentGiven: 'true',
+      }),
+    });
+    expect(res.status).toBe(200);
+    const context = await browser.newContext({ baseURL: baseUrl() });
+    expect((await context.request.post('/api/admin/login', { data: ADMIN })).status()).toBe(200);
+    const page = await context.newPage();
+    await page.goto('/admin/leads');
+    const search = page.getByRole('searchbox', { name: 'Search' }).first();
+    await search.fill('307-555-9182');
+    await records(page, 1);
+    const table = page.getByRole('region', { name: 'Website leads' });
+    await table.getByRole('cell', { name: 'Zephyrine', exact: true }).waitFor();
+    // Shown for reading, whatever way it was typed.
+    await table.getByRole('cell', { name: '(307) 555-9182', exact: true }).waitFor();
+    await context.close();
+  });
+
   it('signs in, filters, bulk- and single-deletes, exports, backs up and logs out', async () => {
     const { context, page } = await openPage(browser, '/admin/leads', { acceptDownloads: true });
 

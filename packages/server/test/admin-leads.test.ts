@@ -159,6 +159,45 @@ describe('website leads list', () => {
     expect((paged.json() as { id: string }[]).map((l) => l.id).sort()).toEqual(expected(filter));
   });
 
+  it('searches by name, e-mail and phone (any way it is typed), on the server; too short is a 400', async () => {
+    const ada = await insertWebsiteLead(t.app.db.pool, {
+      firstName: 'Adalyn',
+      lastName: 'Quimby',
+      email: 'ada.quimby@example.org',
+      phone: '(212) 555-0147',
+    });
+    try {
+      const search = async (q: string) => {
+        const res = await get(`/api/admin/leads?search=${encodeURIComponent(q)}`);
+        expect(res.statusCode, q).toBe(200);
+        return (res.json() as { id: string }[]).map((l) => l.id);
+      };
+      for (const q of [
+        'quimby',
+        'ADALYN Q',
+        'ada.quimby@',
+        '2125550147',
+        '212-555-0147',
+        '(212) 555',
+        '1 212 555 0147',
+        '5550147',
+      ]) {
+        expect(await search(q), q).toEqual([ada.id]);
+      }
+      expect(await search('nobody-by-this-name')).toEqual([]);
+      expect(await search('%%')).toEqual([]); // LIKE wildcards are plain characters
+      const paged = await get('/api/admin/leads?search=quimby&page=1&pageSize=10');
+      expect(paged.headers['x-total-count']).toBe('1');
+      const short = await get('/api/admin/leads?search=a');
+      expect(short.statusCode).toBe(400);
+      expect(short.json().fieldErrors).toEqual([
+        { field: 'search', message: 'search needs at least 2 characters' },
+      ]);
+    } finally {
+      await t.app.db.pool.query('delete from website_lead where id = $1', [ada.id]);
+    }
+  });
+
   it('gives every website-lead field of spec §3', async () => {
     const res = await get('/api/admin/leads?birthYear=1985');
     const [lead] = res.json();

@@ -47,7 +47,18 @@ const consentFilter = z.preprocess(
     .optional(),
 );
 
+/** Free-text search over name, e-mail and phone (issue 16): 2–100 characters. */
+const searchFilter = z.preprocess(
+  (v) => (typeof v === 'string' ? unset(v.trim()) : unset(v)),
+  z
+    .string({ error: 'search must be text' })
+    .min(2, 'search needs at least 2 characters')
+    .max(100, 'search must be at most 100 characters')
+    .optional(),
+);
+
 export const apiLeadFiltersSchema = z.object({
+  search: searchFilter,
   state: stateFilter,
   birthYear: birthYearFilter,
   startDate: dateFilter('startDate'),

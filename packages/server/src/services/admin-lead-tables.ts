@@ -167,6 +167,24 @@ export const literalBinder: Bind = (value) => {
  * WHERE clause of the spec's filters. Dates are calendar days in the business time zone: startDate
  * from its midnight, endDate up to the next midnight (inclusive of the whole end day).
  */
+const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * The search box (issue 16): something that reads as a phone number (digits, spaces and phone
+ * punctuation, at least 3 digits) matches the stored phone's digits; anything else matches the name
+ * (first and last) or, for website leads, the e-mail, case-insensitively. Trigram indexes serve all
+ * three (migration lead_search).
+ */
+function searchSql(table: LeadTable, search: string, bind: Bind): string {
+  const digits = search.replace(/\D/g, '');
+  if (/^[\d\s().+-]+$/.test(search) && digits.length >= 3) {
+    return `phone_digits(phone) like ${bind(likeContains(digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits))}`;
+  }
+  const text = bind(likeContains(search.toLowerCase()));
+  const name = `lower(first_name || ' ' || last_name) like ${text}`;
+  return table.kind === 'website' ? `(${name} or lower(email) like ${text})` : name;
+}
+
 export function whereSql(
   table: LeadTable,
   filters: WebsiteLeadFilters | ApiLeadFilters,
@@ -174,6 +192,7 @@ export function whereSql(
   bind: Bind,
 ): string {
   const clauses: string[] = [];
+  if (filters.search !== undefined) clauses.push(searchSql(table, filters.search, bind));
   if (filters.state !== undefined) clauses.push(`state = ${bind(filters.state)}`);
   if (filters.birthYear !== undefined) clauses.push(`birth_year = ${bind(filters.birthYear)}::int`);
   if (filters.startDate !== undefined) {

@@ -6,6 +6,7 @@ import { Migration20261122030000_analytics_rollups } from './Migration2026112203
 import { Migration20261122031000_analytics_monthly_rollups } from './Migration20261122031000_analytics_monthly_rollups';
 import { Migration20261122040000_consent_partner } from './Migration20261122040000_consent_partner';
 import { Migration20261123100000_one_statement_writes } from './Migration20261123100000_one_statement_writes';
+import { Migration20261123110000_lead_search } from './Migration20261123110000_lead_search';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261123100000_one_statement_writes',
     class: Migration20261123100000_one_statement_writes,
   },
+  { name: 'Migration20261123110000_lead_search', class: Migration20261123110000_lead_search },
 ];

@@ -1,12 +1,23 @@
 import { Card, NativeSelect, SimpleGrid, TextInput, Title } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { ADMIN_API_LEAD_BIRTH_YEARS, ADMIN_LEAD_BIRTH_YEARS } from '@uf/shared/constants';
 import { US_STATE_CODES } from '@uf/shared/state-sites';
+import { useEffect, useState } from 'react';
 
 // The filter cards of spec §2/§5. Values are strings; '' and 'all' mean "no filter" and are never sent.
 
 export type FilterField =
   | { key: string; label: string; type: 'select'; options: { value: string; label: string }[] }
-  | { key: string; label: string; type: 'date' };
+  | { key: string; label: string; type: 'date' }
+  | { key: string; label: string; type: 'search'; placeholder: string };
+
+/** The search box of both tables (issue 16): name, e-mail or phone, answered by the server. */
+const SEARCH_FIELD: FilterField = {
+  key: 'search',
+  label: 'Search',
+  type: 'search',
+  placeholder: 'Name, e-mail or phone',
+};
 
 const stateOptions = [
   { value: 'all', label: 'All States' },
@@ -18,6 +29,7 @@ const yearOptions = (years: readonly string[]) => [
 ];
 
 export const WEBSITE_FILTER_FIELDS: FilterField[] = [
+  SEARCH_FIELD,
   { key: 'state', label: 'State', type: 'select', options: stateOptions },
   { key: 'birthYear', label: 'Birth Year', type: 'select', options: yearOptions(ADMIN_LEAD_BIRTH_YEARS) },
   { key: 'startDate', label: 'Start Date', type: 'date' },
@@ -35,6 +47,7 @@ export const WEBSITE_FILTER_FIELDS: FilterField[] = [
 ];
 
 export const API_FILTER_FIELDS: FilterField[] = [
+  { ...SEARCH_FIELD, placeholder: 'Name or phone' },
   { key: 'state', label: 'State', type: 'select', options: stateOptions },
   { key: 'birthYear', label: 'Birth Year', type: 'select', options: yearOptions(ADMIN_API_LEAD_BIRTH_YEARS) },
   { key: 'startDate', label: 'Start Date', type: 'date' },
@@ -67,6 +80,14 @@ export function LeadFilters({
               value={values[field.key] || 'all'}
               onChange={(e) => onChange(field.key, e.currentTarget.value)}
             />
+          ) : field.type === 'search' ? (
+            <SearchInput
+              key={field.key}
+              label={field.label}
+              placeholder={field.placeholder}
+              value={values[field.key] ?? ''}
+              onChange={(value) => onChange(field.key, value)}
+            />
           ) : (
             <TextInput
               key={field.key}
@@ -79,5 +100,32 @@ export function LeadFilters({
         )}
       </SimpleGrid>
     </Card>
+  );
+}
+
+/** Sends the text after a pause in typing (and at once on Enter), not one query per keystroke. */
+function SearchInput(props: {
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange(value: string): void;
+}) {
+  const [text, setText] = useState(props.value);
+  const send = useDebouncedCallback((value: string) => props.onChange(value), 300);
+  useEffect(() => setText(props.value), [props.value]);
+  return (
+    <TextInput
+      type="search"
+      label={props.label}
+      placeholder={props.placeholder}
+      value={text}
+      onChange={(e) => {
+        setText(e.currentTarget.value);
+        send(e.currentTarget.value);
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') props.onChange(text);
+      }}
+    />
   );
 }

@@ -14,13 +14,14 @@ import { type LeadListing, useLeadListing } from './use-lead-listing';
 // behaviour: list + stats queries, single and bulk delete (confirmed first), CSV export.
 
 const EMPTY_WEBSITE_FILTERS = {
+  search: '',
   state: 'all',
   birthYear: 'all',
   startDate: '',
   endDate: '',
   consentGiven: 'all',
 };
-const EMPTY_API_FILTERS = { state: 'all', birthYear: 'all', startDate: '', endDate: '' };
+const EMPTY_API_FILTERS = { search: '', state: 'all', birthYear: 'all', startDate: '', endDate: '' };
 
 type Kind = 'website' | 'api';
 
