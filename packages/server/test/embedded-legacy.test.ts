@@ -5,7 +5,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { connectForCommand } from '../src/db/connect';
-import { migrate, openDatabase } from '../src/db/database';
+import { openDatabase } from '../src/db/database';
 import { insertApiLead, insertWebsiteLead } from './support/leads';
 import { tempDir } from './support/test-db';
 
@@ -13,6 +13,7 @@ import { tempDir } from './support/test-db';
 // embedded PostgreSQL on the first start of this version; the old folder is kept, renamed (ADR 050).
 
 const dataDir = tempDir('uf-legacy-');
+const LAST_PGLITE_MIGRATION = 'Migration20261122040000_consent_partner';
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function makeLegacyFolder() {
@@ -25,7 +26,8 @@ async function makeLegacyFolder() {
     poolMax: 2,
   });
   try {
-    await migrate(app);
+    // The schema as the last PGlite version left it: the migrations up to then (PGlite has no pg_trgm).
+    await app.orm.migrator.up({ to: LAST_PGLITE_MIGRATION });
     await insertWebsiteLead(app.pool, { firstName: 'Legacy', lastName: "O'Brien" });
     await insertApiLead(app.pool, { city: 'Reno' });
   } finally {
