@@ -192,8 +192,10 @@ export const componentSchemas: Record<string, JsonSchema> = {
 const json = (description: string, schema?: JsonSchema): ResponseDoc => ({ description, schema });
 const idParamNote = 'Lead ids are UUIDs.';
 
+const search = str('Name, e-mail (website leads) or phone number, 2–100 characters');
 const websiteFilters = object(
   {
+    search,
     state: stateCode,
     birthYear: str('Four-digit year'),
     startDate: isoDate,
@@ -203,7 +205,7 @@ const websiteFilters = object(
   [],
 );
 const apiFilters = object(
-  { state: stateCode, birthYear: str('Four-digit year'), startDate: isoDate, endDate: isoDate },
+  { search, state: stateCode, birthYear: str('Four-digit year'), startDate: isoDate, endDate: isoDate },
   [],
 );
 const paging = {
