@@ -384,10 +384,15 @@ export async function startEmbeddedDatabase(
       adminUrl,
       async close() {
         process.removeListener('exit', stopChild);
-        running.kill('SIGINT');
-        if (!(await waitForExit(running, 30_000))) {
-          running.kill('SIGKILL');
-          await waitForExit(running, 5_000);
+        // Smart shutdown first: sessions that are closing (a pool ending) finish cleanly instead of being
+        // terminated under their client; then fast shutdown, then kill.
+        running.kill('SIGTERM');
+        if (!(await waitForExit(running, 5_000))) {
+          running.kill('SIGINT');
+          if (!(await waitForExit(running, 25_000))) {
+            running.kill('SIGKILL');
+            await waitForExit(running, 5_000);
+          }
         }
         releaseLock();
       },
