@@ -1,11 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, gotoReady, launchBrowser, uniqueEmail } from './support/browser';
+import { type BuiltServer, startBuiltServer } from './support/built-server';
 import { fillLeadForm, validLead } from './support/lead-form';
 
 // Issue 13: with the Content-Security-Policy enforced, every public page and every admin page loads,
@@ -120,60 +116,22 @@ describe('Content-Security-Policy in Chromium', () => {
   });
 
   describe('with the ad pixel and TrustedForm configured', () => {
-    let server: ChildProcess | undefined;
-    let url = '';
-    let dataDir = '';
+    let server: BuiltServer | undefined;
     beforeAll(async () => {
-      dataDir = mkdtempSync(path.join(os.tmpdir(), 'uf-e2e-csp-'));
-      chmodSync(dataDir, 0o711);
-      const port = await new Promise<number>((resolve) => {
-        const probe = createServer().listen(0, '127.0.0.1', () => {
-          const address = probe.address();
-          probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-        });
+      server = await startBuiltServer({
+        DATABASE_URL: inject('e2eDatabaseUrl') ?? '',
+        ADMIN_USERNAME: ADMIN.username,
+        ADMIN_PASSWORD: ADMIN.password,
+        AD_PIXEL_SCRIPT_URL: PIXEL_URL,
+        TRUSTEDFORM_ENABLED: 'true',
       });
-      url = `http://127.0.0.1:${port}`;
-      server = spawn(
-        process.execPath,
-        [path.resolve(import.meta.dirname, '../packages/server/dist/main.js')],
-        {
-          env: {
-            ...process.env,
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            DATA_DIR: dataDir,
-            DATABASE_URL: inject('e2eDatabaseUrl') ?? '',
-            LOG_LEVEL: 'warn',
-            ADMIN_USERNAME: ADMIN.username,
-            ADMIN_PASSWORD: ADMIN.password,
-            AD_PIXEL_SCRIPT_URL: PIXEL_URL,
-            TRUSTEDFORM_ENABLED: 'true',
-          },
-          stdio: 'ignore',
-        },
-      );
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        try {
-          if ((await fetch(`${url}/readyz`)).ok) break;
-        } catch {
-          // starting
-        }
-        if (Date.now() > deadline || server.exitCode !== null)
-          throw new Error('configured server did not start');
-        await new Promise((r) => setTimeout(r, 200));
-      }
     }, 90_000);
     afterAll(async () => {
-      if (server && server.exitCode === null) {
-        server.kill('SIGTERM');
-        await new Promise((r) => server?.once('exit', r));
-      }
-      rmSync(dataDir, { recursive: true, force: true });
+      await server?.stop();
     });
 
     it('loads their scripts and still reports no violation', async () => {
-      const watch = await walkSite(url, true);
+      const watch = await walkSite(server?.url ?? '', true);
       expect(watch.violations).toEqual([]);
       expect(appErrors(watch.consoleErrors)).toEqual([]);
     });
