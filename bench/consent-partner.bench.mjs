@@ -24,7 +24,6 @@ import {
 
 const DURATION = Number(option('duration', '10'));
 const CONNECTIONS = Number(option('connections', '32'));
-const UA = BROWSER_UA;
 
 const adminUrl = benchAdminUrl();
 const dbName = `uf_bench_consent_${Date.now().toString(36)}`;
@@ -46,7 +45,12 @@ function load(url, duration, build) {
               return {
                 ...req,
                 body: JSON.stringify(body),
-                headers: { ...req.headers, 'content-type': 'application/json', 'user-agent': UA, ...headers },
+                headers: {
+                  ...req.headers,
+                  'content-type': 'application/json',
+                  'user-agent': BROWSER_UA,
+                  ...headers,
+                },
               };
             },
           },

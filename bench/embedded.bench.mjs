@@ -23,10 +23,7 @@ import {
 } from './support/processes.mjs';
 
 const DURATION = Number(option('duration', '10'));
-const UA = BROWSER_UA;
 const adminUrl = benchAdminUrl();
-const lead = websiteLead;
-const event = trackEvent;
 
 function load(url, connections, build) {
   return new Promise((resolve, reject) => {
@@ -41,7 +38,7 @@ function load(url, connections, build) {
             setupRequest: (req) => ({
               ...req,
               body: JSON.stringify(build()),
-              headers: { ...req.headers, 'content-type': 'application/json', 'user-agent': UA },
+              headers: { ...req.headers, 'content-type': 'application/json', 'user-agent': BROWSER_UA },
             }),
           },
         ],
@@ -54,7 +51,7 @@ function load(url, connections, build) {
 const post = (url, body) =>
   fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': UA },
+    headers: { 'content-type': 'application/json', 'user-agent': BROWSER_UA },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(30_000),
   }).then(
@@ -65,9 +62,9 @@ const post = (url, body) =>
 async function probe(app) {
   const shared = `probe.${next()}@example.com`;
   const statuses = await Promise.all([
-    ...Array.from({ length: 200 }, () => post(`${app}/api/submit-search`, lead())),
-    ...Array.from({ length: 20 }, () => post(`${app}/api/submit-search`, lead(shared))),
-    ...Array.from({ length: 200 }, () => post(`${app}/api/analytics/track`, event())),
+    ...Array.from({ length: 200 }, () => post(`${app}/api/submit-search`, websiteLead())),
+    ...Array.from({ length: 20 }, () => post(`${app}/api/submit-search`, websiteLead(shared))),
+    ...Array.from({ length: 200 }, () => post(`${app}/api/analytics/track`, trackEvent())),
   ]);
   return statuses.filter((s) => s >= 500).length;
   // (599 = no answer within 30 s; counted as a failure too)
@@ -90,9 +87,9 @@ async function measureMode(label, env) {
   await stopProcess(first.child);
   const server = await startServer(label, env);
   try {
-    await load(`${server.app}/api/analytics/track`, 64, event).then(() => {}); // warm-up
-    const track = await load(`${server.app}/api/analytics/track`, 64, event);
-    const submit = await load(`${server.app}/api/submit-search`, 32, () => lead());
+    await load(`${server.app}/api/analytics/track`, 64, trackEvent); // warm-up
+    const track = await load(`${server.app}/api/analytics/track`, 64, trackEvent);
+    const submit = await load(`${server.app}/api/submit-search`, 32, () => websiteLead());
     const fiveHundreds = await probe(server.app);
     return {
       mode: label,

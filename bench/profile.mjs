@@ -16,7 +16,6 @@ import { readyAt, root, runSql, startProcess, stopProcess, withDatabase } from '
 const ROUTE = process.argv[2] ?? 'track';
 const DURATION = Number(option('duration', '10'));
 const LOG_LEVEL = option('log-level', 'info');
-const UA = BROWSER_UA;
 const adminUrl = benchAdminUrl();
 const BODIES = { track: trackEvent, submit: () => websiteLead(), partner: apiLead };
 const PATHS = { track: '/api/analytics/track', submit: '/api/submit-search', partner: '/api/partner/leads' };
@@ -55,7 +54,7 @@ async function main() {
     child.stdout.on('data', (d) => {
       logBytes += d.length;
     });
-    const headers = { 'content-type': 'application/json', 'user-agent': UA };
+    const headers = { 'content-type': 'application/json', 'user-agent': BROWSER_UA };
     if (ROUTE === 'partner') {
       const { stdout } = await promisify(execFile)(
         process.execPath,
