@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedDatabase } from '../src/db/embedded';
+import { isProcessAlive, startEmbeddedDatabase } from '../src/db/embedded';
 import { spawnTracked } from './support/child-processes';
 import { leadBody } from './support/fixtures';
 import { expectProbeStored, sendProbeBurst } from './support/probe';
@@ -96,20 +96,11 @@ describe('embedded mode (no DATABASE_URL)', () => {
     child.kill('SIGKILL');
     await new Promise((r) => child?.once('exit', r));
     const deadline = Date.now() + 20_000;
-    while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(isAlive(pid)).toBe(false);
+    while (isProcessAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(isProcessAlive(pid)).toBe(false);
     child = await startServer(port);
     const res = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(res.status).toBe(200);
     await stopServer(child);
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

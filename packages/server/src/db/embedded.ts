@@ -36,7 +36,8 @@ export type EmbeddedDatabase = {
 const DATABASE = 'unclaimed_funds';
 const SUPERUSER = 'postgres';
 
-function isProcessAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, under another user). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
