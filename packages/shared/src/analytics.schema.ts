@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ANALYTICS_EVENT_TYPES, type AnalyticsEventType } from './constants';
+import { isSafeText } from './text-safety';
 
-// PostgreSQL text cannot hold NUL; refusing it here keeps a bad row from ever reaching a batch.
-const noNul = (value: string) => !value.includes('\u0000');
+// The site-wide text rule (text-safety: no NUL, which PostgreSQL cannot store, nor other control
+// characters) also here, so a bad row can never reach a batch even when the schema is used directly.
 
 export const TRACK_LIMITS = { page: 200, referrer: 2048, sessionId: 100 } as const;
 
@@ -15,18 +16,18 @@ export const trackEventSchema = z.object({
     .trim()
     .min(1, 'page is required')
     .max(TRACK_LIMITS.page, 'page is too long')
-    .refine(noNul, 'page contains invalid characters'),
+    .refine(isSafeText, 'page contains invalid characters'),
   referrer: z
     .string({ error: 'referrer must be a string' })
     .max(TRACK_LIMITS.referrer, 'referrer is too long')
-    .refine(noNul, 'referrer contains invalid characters')
+    .refine(isSafeText, 'referrer contains invalid characters')
     .default('direct'),
   sessionId: z
     .string({ error: 'sessionId is required' })
     .trim()
     .min(1, 'sessionId is required')
     .max(TRACK_LIMITS.sessionId, 'sessionId is too long')
-    .refine(noNul, 'sessionId contains invalid characters'),
+    .refine(isSafeText, 'sessionId contains invalid characters'),
 });
 export type TrackEventInput = z.input<typeof trackEventSchema>;
 export type TrackEvent = z.output<typeof trackEventSchema>;
