@@ -117,9 +117,9 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
     return {
       ...props,
       // The prerendered form can be read at once but takes input only once its script runs: text typed
-      // earlier would be wiped by hydration (the form's state starts empty). Selects ignore readOnly.
+      // earlier would be wiped by hydration (the form's state starts empty). Selects ignore readOnly,
+      // so they are disabled until then instead.
       readOnly: !hydrated,
-      disabled: !hydrated && path.startsWith('birth'),
       onBlur: (event: FocusEvent<HTMLElement>) => {
         if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') === 'submit') return;
         props.onBlur?.(event);
@@ -164,13 +164,23 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
             <TextInput label="Phone Number" type="tel" autoComplete="tel-national" {...field('phone')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, xs: 4 }}>
-            <NativeSelect label="Birth Month" data={monthOptions} {...field('birthMonth')} />
+            <NativeSelect
+              label="Birth Month"
+              data={monthOptions}
+              {...field('birthMonth')}
+              disabled={!hydrated}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, xs: 4 }}>
-            <NativeSelect label="Birth Day" data={dayOptions} {...field('birthDay')} />
+            <NativeSelect label="Birth Day" data={dayOptions} {...field('birthDay')} disabled={!hydrated} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, xs: 4 }}>
-            <NativeSelect label="Birth Year" data={yearOptions} {...field('birthYear')} />
+            <NativeSelect
+              label="Birth Year"
+              data={yearOptions}
+              {...field('birthYear')}
+              disabled={!hydrated}
+            />
           </Grid.Col>
         </Grid>
         <Checkbox
