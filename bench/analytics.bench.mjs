@@ -4,15 +4,18 @@
 //     PostgreSQL database, next to a bare Fastify route answering 204 started by this same script.
 //     Goal: at least half the baseline's requests/s, p99 ≤ 25 ms.
 //  2. GET /api/admin/analytics p50 with 1,000,000 and then 10,000,000 seeded events (a year of
-//     traffic, skewed over ~60 countries and ~300 referrers). Goal: ≤ 60 ms at 10M.
+//     traffic, skewed over ~60 countries and ~300 referrers, four events per visit, with sources and
+//     campaigns) and 100,000 website leads (the funnel and sources table, issue 15). Goal: ≤ 60 ms at 10M.
 //
 // Needs a PostgreSQL: BENCH_DATABASE_URL or DATABASE_URL (an admin URL; a scratch database is created
 // and dropped). Options: --duration <s> (per run, default 10), --rounds <n> (alternating baseline/track
-// runs, default 2), --skip-load, --skip-scale, --sizes 1000000,10000000.
+// runs, default 2), --skip-load, --skip-scale, --sizes 1000000,10000000, --leads 100000,
+// --keep (leave the scratch database for EXPLAIN).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
 import autocannon from 'autocannon';
+import { trackEvent } from './support/bodies.mjs';
 import {
   pg,
   printTable,
@@ -43,7 +46,14 @@ const ROLLUPS = [
   'analytics_monthly_country',
   'analytics_monthly_referrer',
   'analytics_monthly_country_referrer',
+  // Issue 15: visits, visitors and the source rollups.
+  'analytics_visit',
+  'analytics_day_visitor',
+  'analytics_daily_source',
+  'analytics_monthly_source',
 ];
+/** Website leads seeded beside the events: the funnel and the sources table read them. */
+const LEADS = Number(option('leads', '100000'));
 const BROWSER_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const CRAWLER_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -82,12 +92,8 @@ function load(url, duration, userAgent) {
         connections: CONNECTIONS,
         duration,
         headers: { 'content-type': 'application/json', 'user-agent': userAgent },
-        body: JSON.stringify({
-          eventType: 'page_view',
-          page: 'home',
-          referrer: 'https://www.google.com/',
-          sessionId: 'bench-session-0001',
-        }),
+        // Each request its own event: four per visit, with the visit's campaign (bodies.mjs).
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(trackEvent()) }) }],
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
@@ -184,25 +190,65 @@ async function loadBenchmark(databaseUrl) {
 const TYPES = `(array['page_view','page_view','page_view','page_view','page_view','page_view','form_submit','form_submit','survey_started','button_click'])`;
 const COUNTRIES = `(array['US','CA','GB','DE','FR','IN','MX','AU','BR','NL','ES','IT','SE','PL','JP','KR','PH','NG','ZA','IE','NZ','SG','AR','CO','CL','PE','TR','IL','AE','SA','EG','KE','PK','BD','VN','TH','MY','ID','CN','TW','HK','RU','UA','RO','HU','CZ','AT','CH','BE','DK','NO','FI','PT','GR','BG','RS','HR','SK','LT','LV'])`;
 
-/** Adds `count` raw events spread over the last 365 days, in 1M-row statements. */
-async function seedEvents(db, count) {
+/**
+ * Adds `count` raw events over the last 365 days, in 1M-row statements: four events per browser session
+ * (~3 sessions per visitor), each session on one day with one attribution — 40 % direct, 20 % organic
+ * search, 20 % Google Ads over 20 campaigns, 10 % Facebook ads over 10 campaigns, 10 % ~300 referrers.
+ */
+async function seedEvents(db, from, count) {
   for (let done = 0; done < count; done += 1_000_000) {
     const n = Math.min(1_000_000, count - done);
+    const start = from + done + 1;
     await db.query(
-      `insert into analytics_event (created_at, event_type, page, referrer, referrer_host, referrer_url, session_id, country)
-       select now() - random() * interval '365 days', ${TYPES}[1 + floor(random() * 10)::int], 'home',
-              case when r.i = 0 then 'direct' else 'https://site' || r.i || '.example/' end,
-              case when r.i = 0 then 'direct' else 'site' || r.i || '.example' end,
-              case when r.i = 0 then 'direct' else 'https://site' || r.i || '.example/' end,
-              md5(g::text), r.country
-       from generate_series(1, $1) g,
-       lateral (select floor(power(random(), 3) * 300)::int as i,
-                       ${COUNTRIES}[1 + floor(power(random(), 2) * 60)::int] as country, g as seq) r`,
-      [n],
+      `insert into analytics_event (created_at, event_type, page, referrer, referrer_host, referrer_url, session_id,
+         country, visitor_id, channel, source, utm_source, utm_medium, utm_campaign, click_id_type)
+       select now() - ((x.s * 7919) % 31536000) * interval '1 second' + (g % 4) * interval '1 second',
+              ${TYPES}[1 + floor(random() * 10)::int], 'home', a.ref, a.host, a.ref, md5(x.s::text),
+              ${COUNTRIES}[1 + floor(power(((x.s * 2654435761) % 1000) / 1000.0, 2) * 60)::int],
+              x.s / 3, a.channel, a.source, a.utm_source, a.utm_medium, a.campaign, a.click
+       from generate_series($1::bigint, $2::bigint) g,
+       lateral (select g / 4 as s, ((g / 4) * 40503) % 100 as k) x,
+       lateral (select
+         case when x.k < 40 then 'Direct' when x.k < 60 then 'Organic Search' when x.k < 80 then 'Paid Search'
+              when x.k < 90 then 'Paid Social' else 'Referral' end as channel,
+         case when x.k < 40 then 'direct' when x.k < 60 then 'google.com' when x.k < 80 then 'google'
+              when x.k < 90 then 'facebook' else 'site' || (x.s % 300) || '.example' end as source,
+         case when x.k between 60 and 79 then 'google' when x.k between 80 and 89 then 'facebook' end as utm_source,
+         case when x.k between 60 and 79 then 'cpc' when x.k between 80 and 89 then 'paid' end as utm_medium,
+         case when x.k between 60 and 79 then 'search-' || (x.s % 20)
+              when x.k between 80 and 89 then 'social-' || (x.s % 10) end as campaign,
+         case when x.k between 60 and 79 then 'gclid' end as click,
+         case when x.k < 40 or x.k between 60 and 89 then 'direct' when x.k < 60 then 'https://google.com/'
+              else 'https://site' || (x.s % 300) || '.example/' end as ref,
+         case when x.k < 40 or x.k between 60 and 89 then 'direct' when x.k < 60 then 'google.com'
+              else 'site' || (x.s % 300) || '.example' end as host) a`,
+      [start, start + n - 1],
     );
-    process.stdout.write(`  seeded ${fmt(done + n)} / ${fmt(count)}\r`);
+    process.stdout.write(`  seeded ${fmt(from + done + n)} events\r`);
   }
   process.stdout.write('\n');
+}
+
+/** `count` website leads over the last 365 days with the same attribution mix as the events. */
+async function seedLeads(db, count) {
+  await db.query(
+    `insert into website_lead (first_name, last_name, email, phone, street_address, zip_code, state,
+       birth_month, birth_day, birth_year, consent_given, opt_in_date, opt_in_time, tcpa_compliant,
+       lead_source, ip_address, channel, source, medium, campaign, country, beneficiary, created_at, updated_at)
+     select 'First' || g, 'Last' || g, 'bench-lead' || g || '@example.com', '(555) 123-' || lpad((g % 10000)::text, 4, '0'),
+       g || ' Main Street', '90210', 'CA', 1 + g % 12, 1 + g % 28, 1940 + g % 55, true, '2026-01-01', '12:00:00',
+       case when g % 20 = 0 then 'false' else 'true' end, 'website', '198.51.100.1',
+       case when k < 40 then 'Direct' when k < 60 then 'Organic Search' when k < 80 then 'Paid Search'
+            when k < 90 then 'Paid Social' else 'Referral' end,
+       case when k < 40 then 'direct' when k < 60 then 'google.com' when k < 80 then 'google'
+            when k < 90 then 'facebook' else 'site' || (g % 300) || '.example' end,
+       case when k between 60 and 79 then 'cpc' when k between 80 and 89 then 'paid' end,
+       case when k between 60 and 79 then 'search-' || (g % 20) when k between 80 and 89 then 'social-' || (g % 10) end,
+       'US', case when g % 3 = 0 then 'Estate' end,
+       now() - ((g * 7919) % 31536000) * interval '1 second', now()
+     from generate_series(1::bigint, $1::bigint) g, lateral (select (g * 40503) % 100 as k) x`,
+    [count],
+  );
 }
 
 async function timeSummary(base, cookie, query, runs = 40) {
@@ -224,10 +270,11 @@ async function timeSummary(base, cookie, query, runs = 40) {
 
 async function scaleBenchmark(databaseUrl) {
   const db = new pg.Client({ connectionString: databaseUrl });
+  db.on('error', () => {}); // the scratch database is dropped with force at the end
   await db.connect();
-  await db.query(
-    'truncate analytics_event, analytics_daily_type, analytics_daily_country, analytics_daily_referrer, analytics_daily_country_referrer',
-  );
+  await db.query(`truncate analytics_event, ${ROLLUPS.join(', ')}`);
+  await db.query('truncate website_lead cascade');
+  await seedLeads(db, LEADS);
   const rows = [];
   let seeded = 0;
   const recent = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
@@ -236,11 +283,13 @@ async function scaleBenchmark(databaseUrl) {
     ['country=DE', { country: 'DE' }],
     ['eventType=form_submit', { eventType: 'form_submit' }],
     ['last 30 days', { startDate: recent }],
+    ['campaign=search-3 (issue 15)', { campaign: 'search-3' }],
+    ['channel=Paid Search, country=US', { channel: 'Paid Search', country: 'US' }],
   ];
   for (const size of SIZES) {
     console.info(`\nSeeding ${fmt(size)} events...`);
     let t = performance.now();
-    await seedEvents(db, size - seeded);
+    await seedEvents(db, seeded, size - seeded);
     seeded = size;
     const seedSeconds = (performance.now() - t) / 1000;
     t = performance.now();
@@ -258,7 +307,7 @@ async function scaleBenchmark(databaseUrl) {
     const rebuildSeconds = (performance.now() - t) / 1000;
     await db.query('vacuum analyze');
     const counts = [];
-    for (const table of ['analytics_event', ...ROLLUPS]) {
+    for (const table of ['analytics_event', 'website_lead', ...ROLLUPS]) {
       counts.push(`${table}=${fmt(Number((await db.query(`select count(*) from ${table}`)).rows[0].count))}`);
     }
     console.info(
@@ -301,5 +350,6 @@ try {
   if (!flag('skip-scale')) await scaleBenchmark(databaseUrl);
 } finally {
   stopAll();
-  await runSql(adminUrl, `drop database if exists ${dbName} with (force)`);
+  if (flag('keep')) console.info(`kept the database for a closer look: ${databaseUrl}`);
+  else await runSql(adminUrl, `drop database if exists ${dbName} with (force)`);
 }

@@ -3,7 +3,8 @@
 //   app       the built server itself on the embedded database (`npm start`), no proxy
 //   static    the limit: the app's own prerendered / HTML with its stylesheet, scripts removed, gzip,
 //             served by a minimal static server (a page that needs no JavaScript to paint)
-// Also prints the landing page's JS and CSS transfer sizes (gzip and Brotli).
+// Also prints what Lighthouse saw transferred as scripts and stylesheets, and the build's landing figures
+// (packages/web/report-bundle.mjs: JS before and after the first paint, CSS; gzip) against their limits.
 //
 //   npm run bench landing [-- --runs 3]     (CHROME_PATH, default /usr/bin/chromium)
 
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { LIMITS_KB, landingBundle } from '../packages/web/report-bundle.mjs';
 import { option } from './support/bodies.mjs';
 import { printTable, readyAt, root, startProcess, stopProcess } from './support/processes.mjs';
 
@@ -61,6 +63,9 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
+const transferred = (summary, type) =>
+  summary?.details?.items?.find((item) => item.resourceType === type)?.transferSize ?? 0;
+
 async function audit(chrome, url) {
   const result = await lighthouse(url, {
     port: chrome.port,
@@ -77,6 +82,8 @@ async function audit(chrome, url) {
     tbt: a['total-blocking-time'].numericValue,
     cls: a['cumulative-layout-shift'].numericValue,
     bytes: a['total-byte-weight'].numericValue,
+    jsBytes: transferred(a['resource-summary'], 'script'),
+    cssBytes: transferred(a['resource-summary'], 'stylesheet'),
     lcpElement: a['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? '?',
   };
 }
@@ -92,23 +99,8 @@ function summary(label, runs) {
     'TBT ms': Math.round(pick('tbt')),
     CLS: pick('cls').toFixed(3),
     'transferred KiB': Math.round(pick('bytes') / 1024),
-  };
-}
-
-function landingSizes(indexHtml) {
-  const refs = [...indexHtml.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
-  const sum = (ext, suffix) =>
-    refs
-      .filter((r) => r.endsWith(ext))
-      .reduce((n, r) => {
-        const f = path.join(dist, `${r}${suffix}`);
-        return n + (existsSync(f) ? readFileSync(f).length : 0);
-      }, 0);
-  return {
-    jsGz: sum('.js', '.gz'),
-    jsBr: sum('.js', '.br'),
-    cssGz: sum('.css', '.gz'),
-    cssBr: sum('.css', '.br'),
+    'JS KiB': Math.round(pick('jsBytes') / 1024),
+    'CSS KiB': Math.round(pick('cssBytes') / 1024),
   };
 }
 
@@ -169,10 +161,11 @@ async function main() {
   console.info(
     `LCP element: static ${staticRuns[0]?.lcpElement.slice(0, 120)} · app ${appRuns[0]?.lcpElement.slice(0, 120)}`,
   );
-  const s = landingSizes(indexHtml);
-  const kb = (n) => (n / 1024).toFixed(1);
+  const { figures, problems } = landingBundle();
   console.info(
-    `landing JS ${kb(s.jsGz)} KB gzip / ${kb(s.jsBr)} KB Brotli · landing CSS ${kb(s.cssGz)} KB gzip / ${kb(s.cssBr)} KB Brotli`,
+    `landing build (gzip): JS before the first paint ${figures.criticalJs.kb.toFixed(1)} KB (limit ${LIMITS_KB.criticalJs}) · ` +
+      `CSS ${figures.css.kb.toFixed(1)} KB (limit ${LIMITS_KB.css}) · JS after the first paint ${figures.afterPaintJs.kb.toFixed(1)} KB (limit ${LIMITS_KB.afterPaintJs})` +
+      (problems.length ? `  OVER: ${problems.join('; ')}` : ''),
   );
 }
 

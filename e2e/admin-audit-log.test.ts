@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooseHeaderAction } from './support/admin';
 import { launchBrowser, openPage } from './support/browser';
 
 // The audit log as an admin sees it: a failed sign-in, the sign-in and a backup made in this browser
@@ -30,7 +31,7 @@ describe('admin audit log', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL('**/admin/leads');
 
-    await page.getByRole('button', { name: 'Backup Database' }).click();
+    await chooseHeaderAction(page, 'Backup Database');
     const backupToast = page
       .locator('.mantine-Notification-root')
       .filter({ hasText: 'Backup created successfully' });
@@ -39,7 +40,7 @@ describe('admin audit log', () => {
     const backupPath = /\/\S+?\.(?:dump|sql\.gz)/.exec((await backupToast.textContent()) ?? '')?.[0];
     expect(backupPath).toBeDefined();
 
-    await page.getByRole('button', { name: 'Audit Log' }).click();
+    await chooseHeaderAction(page, 'Audit Log');
     const dialog = page.getByRole('dialog', { name: 'Audit Log' });
     await dialog.waitFor();
     const rows = dialog.locator('tbody tr');

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousAxeViolations } from './support/axe';
+import { axeViolations } from './support/axe';
 import { launchBrowser, openPage, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 
@@ -57,7 +57,7 @@ describe('landing page lead form', () => {
     const { context, page } = await openPage(browser, '/', { viewport: { width: 390, height: 844 } });
     await page.getByRole('button', { name: 'Search Now' }).click();
     await page.getByText('You must consent to continue', { exact: true }).waitFor();
-    const violations = await seriousAxeViolations(page);
+    const violations = await axeViolations(page);
     expect(violations.filter((v) => v.id === 'color-contrast')).toEqual([]);
     expect(violations).toEqual([]);
     await context.close();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chooseHeaderAction } from './support/admin';
 import { baseUrl, launchBrowser, openPage, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 
@@ -71,8 +72,13 @@ describe.skipIf(!inject('e2eDatabaseUrl'))('partner API → admin dashboard', ()
     const apiSection = page.getByRole('region', { name: 'API Leads' });
     const row = apiSection.getByRole('row').filter({ hasText: lastName });
     await row.waitFor();
-    await row.getByText(id).waitFor();
     await row.getByText('Boise').waitFor();
+    // The id is not among the default columns; the lead's drawer shows it.
+    await row.getByRole('button', { name: `View API lead Pat ${lastName}` }).click();
+    await page
+      .getByRole('dialog', { name: `API lead Pat ${lastName}` })
+      .getByText(id)
+      .waitFor();
     await context.close();
   });
 });
@@ -133,7 +139,14 @@ describe('consent receipt and data subject requests in the dashboard', () => {
     const websiteSection = page.getByRole('region', { name: 'Website leads' });
     const row = websiteSection.getByRole('row').filter({ hasText: lastName });
     await row.waitFor();
-    await row.getByTitle('Global Privacy Control: do not sell or share').waitFor();
+    // One click on the row: the lead whole, with its Do Not Sell flag and its consent receipt.
+    await row.getByRole('cell', { name: lastName, exact: true }).click();
+    const drawer = page.getByRole('dialog', { name: `Lead Rita ${lastName}` });
+    await drawer.getByTitle('Global Privacy Control: do not sell or share').waitFor();
+    await drawer.getByText('https://unclaimedfundsfinder.example/?utm_source=e2e').waitFor();
+    await drawer.getByText(/Reply STOP to stop, HELP for help/).waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
 
     await row.getByRole('button', { name: /^[0-9a-f-]{36}$/ }).click();
     const receipt = page.getByRole('dialog', { name: 'Consent receipt' });
@@ -143,7 +156,7 @@ describe('consent receipt and data subject requests in the dashboard', () => {
     await receipt.getByText(/Reply STOP to stop, HELP for help/).waitFor();
     await receipt.getByRole('button', { name: 'Close' }).click();
 
-    await page.getByRole('button', { name: 'Data Requests' }).click();
+    await chooseHeaderAction(page, 'Data Requests');
     const dialog = page.getByRole('dialog', { name: 'Data requests' });
     await dialog.getByLabel('E-mail address').fill(email);
     await dialog.getByRole('button', { name: 'Look up' }).click();

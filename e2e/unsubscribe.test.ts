@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousAxeViolations } from './support/axe';
+import { axeViolations } from './support/axe';
 import { baseUrl, launchBrowser, openPage, uniqueEmail } from './support/browser';
 
 let browser: Browser;
@@ -59,7 +59,7 @@ describe('/unsubscribe', () => {
     for (const alternative of ['Reduce frequency', 'Update preferences', 'Temporary pause']) {
       await page.getByText(alternative, { exact: true }).waitFor();
     }
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     expect(await suppressionOf(email)).toEqual([
       expect.objectContaining({ kind: 'email', source: 'unsubscribe_page' }),
     ]);

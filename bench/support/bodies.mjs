@@ -53,4 +53,25 @@ export const apiLead = () => ({
 });
 
 /** POST /api/analytics/track: a page view of a new session. */
-export const trackEvent = () => ({ eventType: 'page_view', page: 'home', sessionId: `bench-${next()}` });
+let eventSeq = 0;
+const EVENT_TYPES = ['page_view', 'survey_started', 'form_submit', 'button_click'];
+/**
+ * POST /api/analytics/track: four events per visit, as a landing visit sends them, each visit from a
+ * Google Ads click of one of 20 campaigns (issue 15: every event carries its session's attribution).
+ */
+export const trackEvent = () => {
+  const n = eventSeq++;
+  const visit = Math.floor(n / 4);
+  return {
+    eventType: EVENT_TYPES[n % 4],
+    page: 'home',
+    referrer: 'https://www.google.com/',
+    sessionId: `bench-${process.pid}x${visit.toString(36)}`,
+    attribution: {
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      utm_campaign: `search-${visit % 20}`,
+      gclid: `g${visit}`,
+    },
+  };
+};

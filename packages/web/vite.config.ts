@@ -12,5 +12,8 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: true,
     chunkSizeWarningLimit: 600,
+    // dist/.vite/manifest.json: which files each module's chunk loads, read by prerender.mjs and
+    // report-bundle.mjs (the server does not serve dot-folders).
+    manifest: true,
   },
 });

@@ -181,6 +181,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
 
   await app.register(spaPlugin, {
     distDir: config.webDistDir ? path.resolve(config.webDistDir) : defaultWebDist(),
+    timeZone: config.timeZone,
     publicConfig: {
       supportEmail: config.supportEmail,
       adPixelScriptUrl: config.adPixelScriptUrl ?? null,

@@ -98,7 +98,12 @@ function signInHint(admin: InitialAdmin): string {
             `change it with: ${cli} admin:reset-password ${admin.username})`
         : `Sign in as '${admin.username}' with the password in ADMIN_PASSWORD.`;
     case 'exists':
-      return `Sign in with your admin account (forgot it? stop the server, then: ${cli} admin:reset-password <username>)`;
+      // Said plainly: ADMIN_PASSWORD only ever creates the first account; changing it later changes nothing.
+      return (
+        'Sign in with an admin account already in the database, with the password it was given when it ' +
+        `was created (ADMIN_PASSWORD then, or the one printed at first start; ADMIN_PASSWORD does not ` +
+        `change it now). Forgot it? Stop the server, then: ${cli} admin:reset-password <username>`
+      );
     case 'missing':
       return `No admin account yet: set ADMIN_USERNAME and ADMIN_PASSWORD, or run: ${cli} admin:create <username>`;
   }

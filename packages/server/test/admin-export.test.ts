@@ -41,6 +41,10 @@ const WEBSITE_HEADER = [
   'consentGiven',
   'optedOut',
   'doNotSell',
+  'channel',
+  'source',
+  'medium',
+  'campaign',
 ];
 
 async function exportCsv(url: string) {

@@ -226,6 +226,10 @@ describe('website leads list', () => {
       consentGiven: true,
       optedOut: false,
       doNotSell: false,
+      channel: null,
+      source: null,
+      medium: null,
+      campaign: null,
     });
   });
 

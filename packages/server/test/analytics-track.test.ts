@@ -223,7 +223,13 @@ describe('group commit', () => {
       countryHeader: undefined,
       host: 'site.test',
     });
-    const event = { eventType: 'page_view' as const, page: 'home', referrer: 'direct', sessionId: 'b' };
+    const event = {
+      eventType: 'page_view' as const,
+      page: 'home',
+      referrer: 'direct',
+      sessionId: 'b',
+      attribution: {},
+    };
     // The first event is written alone; the next five queue behind it and form one batch.
     const results = await Promise.allSettled(
       ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.66', '198.51.100.5', '198.51.100.6'].map(

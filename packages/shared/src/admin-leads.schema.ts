@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { API_LEAD_FIELDS, MAX_BULK_DELETE, MAX_PAGE_SIZE, WEBSITE_LEAD_FIELDS } from './admin-leads';
+import { ATTRIBUTION_LIMITS } from './attribution';
+import { CHANNELS } from './channel';
 import { US_STATE_CODES } from './state-sites';
 
 // Inputs of the admin leads dashboard (spec §5 filters, §7 admin calls): one schema per call, used by
@@ -57,6 +59,16 @@ const searchFilter = z.preprocess(
     .optional(),
 );
 
+/** Attribution filters of website leads (issue 15): exact source or campaign as the table shows it. */
+const attributionFilter = (name: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? unset(v.trim()) : unset(v)),
+    z
+      .string({ error: `${name} must be text` })
+      .max(ATTRIBUTION_LIMITS.landingReferrer, `${name} is too long`)
+      .optional(),
+  );
+
 export const apiLeadFiltersSchema = z.object({
   search: searchFilter,
   state: stateFilter,
@@ -64,7 +76,15 @@ export const apiLeadFiltersSchema = z.object({
   startDate: dateFilter('startDate'),
   endDate: dateFilter('endDate'),
 });
-export const websiteLeadFiltersSchema = apiLeadFiltersSchema.extend({ consentGiven: consentFilter });
+export const websiteLeadFiltersSchema = apiLeadFiltersSchema.extend({
+  consentGiven: consentFilter,
+  channel: z.preprocess(
+    (v) => (typeof v === 'string' ? unset(v.trim()) : unset(v)),
+    z.enum(CHANNELS, { error: `channel must be one of: ${CHANNELS.join(', ')}` }).optional(),
+  ),
+  source: attributionFilter('source'),
+  campaign: attributionFilter('campaign'),
+});
 
 export type ApiLeadFilters = z.output<typeof apiLeadFiltersSchema>;
 export type WebsiteLeadFilters = z.output<typeof websiteLeadFiltersSchema>;

@@ -28,6 +28,11 @@ export const WEBSITE_LEAD_FIELDS = [
   // Opt-outs (issue 6): on the suppression list; sent Global Privacy Control at submit.
   'optedOut',
   'doNotSell',
+  // Where the visit came from (issue 15): reported source, utm_medium, utm_campaign, derived channel.
+  'channel',
+  'source',
+  'medium',
+  'campaign',
 ] as const;
 export type WebsiteLeadField = (typeof WEBSITE_LEAD_FIELDS)[number];
 
@@ -77,6 +82,12 @@ export type AdminWebsiteLead = {
   optedOut: boolean;
   /** The browser sent Global Privacy Control at submit: do not sell or share. */
   doNotSell: boolean;
+  /** Marketing channel of the visit (null for leads stored before attribution). */
+  channel: string | null;
+  /** utm_source, else the referring site, else 'direct'. */
+  source: string | null;
+  medium: string | null;
+  campaign: string | null;
 };
 
 export type AdminApiLead = {

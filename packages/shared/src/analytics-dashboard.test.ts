@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { presetRange, zeroFillDays } from './analytics-dashboard';
+import { formatChange, formatPercent, presetRange, zeroFillDays } from './analytics-dashboard';
 
 const day = (date: string, views = 1) => ({ date, views, clicks: 0, surveyStarts: 0 });
 const zero = (date: string) => ({ date, views: 0, clicks: 0, surveyStarts: 0 });
@@ -44,5 +44,25 @@ describe('presetRange', () => {
       startDate: '2025-12-27',
       endDate: '2026-01-02',
     });
+  });
+});
+
+describe('formatChange', () => {
+  it('shows the change against the previous period', () => {
+    expect(formatChange(112, 100, 30)).toEqual({ text: '+12% vs previous 30 days', direction: 'up' });
+    expect(formatChange(95, 100, 7)).toEqual({ text: '−5% vs previous 7 days', direction: 'down' });
+    expect(formatChange(7, 7, 1)).toEqual({ text: 'Same as the previous 1 day', direction: 'flat' });
+    expect(formatChange(3, 0, 30)).toEqual({ text: 'Up from 0 in the previous 30 days', direction: 'up' });
+    expect(formatChange(1001, 1000, 30)).toEqual({ text: '+<1% vs previous 30 days', direction: 'up' });
+  });
+});
+
+describe('formatPercent', () => {
+  it('rounds above 10 % and keeps one decimal below', () => {
+    expect(formatPercent(100)).toBe('100%');
+    expect(formatPercent(33.3)).toBe('33%');
+    expect(formatPercent(2.5)).toBe('2.5%');
+    expect(formatPercent(0)).toBe('0%');
+    expect(formatPercent(null)).toBe('—');
   });
 });

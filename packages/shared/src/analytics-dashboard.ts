@@ -1,3 +1,4 @@
+import type { FunnelStep } from './analytics.schema';
 import type { AnalyticsEventType } from './constants';
 
 // The analytics dashboard's texts (spec §2, §4, §8; word for word where the spec gives them) and
@@ -41,7 +42,82 @@ export const ANALYTICS_TEXTS = {
   retry: 'Retry',
   // DB-IP's licence (CC BY 4.0) asks for a link on pages that show results derived from its data.
   geoAttribution: 'IP Geolocation by DB-IP',
+  // Attribution and funnel (issue 15): additions to the spec's screen.
+  visitorCards: {
+    visitors: { title: 'Visitors', caption: 'Unique visitors (counted once a day, no cookies)' },
+    visits: { title: 'Visits', caption: 'Browser sessions' },
+  },
+  change: {
+    period: (days: number) => `${days} ${days === 1 ? 'day' : 'days'}`,
+  },
+  attributionFilters: {
+    channel: 'Channel',
+    source: 'Source',
+    campaign: 'Campaign',
+    allChannels: 'All channels',
+    allSources: 'All sources',
+    allCampaigns: 'All campaigns',
+    note: 'Channel, source and campaign narrow visitors, visits, the funnel and the sources table.',
+  },
+  funnel: {
+    title: 'Funnel',
+    description: 'Visits that reached each step, and the leads they left',
+    fromPrevious: 'of previous step',
+    fromFirst: 'of page views',
+    empty: 'No visits in this period',
+  },
+  sources: {
+    title: 'Sources',
+    description: 'Which channel, source and campaign brought visitors who became consenting leads',
+    empty: 'No visits in this period',
+    noCampaign: '(none)',
+    columns: {
+      channel: 'Channel',
+      source: 'Source',
+      campaign: 'Campaign',
+      visitors: 'Visitors',
+      surveyStarts: 'Survey Starts',
+      leads: 'Leads',
+      consentRate: 'Consent Rate',
+      conversionRate: 'Conversion Rate',
+    },
+    consentRateHint: 'Leads whose consent evidence is complete and not withdrawn, of all leads',
+    conversionRateHint: 'Leads ÷ visitors',
+    filterBy: (source: string, campaign: string) => `Show only ${source}${campaign ? ` / ${campaign}` : ''}`,
+  },
 } as const;
+
+/** Funnel step labels (issue 15), in FUNNEL_STEPS order. */
+export const FUNNEL_LABELS: Record<FunnelStep, string> = {
+  page_view: 'Page view',
+  survey_started: 'Survey started',
+  form_submitted: 'Form submitted',
+  lead_stored: 'Lead stored',
+  beneficiary_answered: 'Beneficiary answered',
+  state_site_click: 'State-site click',
+};
+
+/** The change of a figure against the previous period of `days` days, as a card shows it. */
+export function formatChange(
+  current: number,
+  previous: number,
+  days: number,
+): { text: string; direction: 'up' | 'down' | 'flat' } {
+  const period = ANALYTICS_TEXTS.change.period(days);
+  if (current === previous) return { text: `Same as the previous ${period}`, direction: 'flat' };
+  if (previous === 0) return { text: `Up from 0 in the previous ${period}`, direction: 'up' };
+  const percent = Math.round(((current - previous) / previous) * 100);
+  const shown = percent === 0 ? '<1%' : `${Math.abs(percent)}%`;
+  return current > previous
+    ? { text: `+${shown} vs previous ${period}`, direction: 'up' }
+    : { text: `−${shown} vs previous ${period}`, direction: 'down' };
+}
+
+/** A share as shown in the funnel and sources table: one decimal below 10 %, whole above; '—' without a base. */
+export function formatPercent(value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return '—';
+  return `${value < 10 && value > 0 ? value.toFixed(1) : Math.round(value)}%`;
+}
 
 /** Event Type filter options (spec §9 values); 'all' is the default. */
 export const EVENT_TYPE_LABELS: Record<AnalyticsEventType, string> = {

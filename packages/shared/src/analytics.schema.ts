@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { attributionField } from './attribution.schema';
+import type { Channel } from './channel';
 import { ANALYTICS_EVENT_TYPES, type AnalyticsEventType } from './constants';
 import { isSafeText } from './text-safety';
 
@@ -28,6 +30,8 @@ export const trackEventSchema = z.object({
     .min(1, 'sessionId is required')
     .max(TRACK_LIMITS.sessionId, 'sessionId is too long')
     .refine(isSafeText, 'sessionId contains invalid characters'),
+  /** UTM parameters, click ids and landing referrer of the session (issue 15); usable values kept. */
+  attribution: attributionField,
 });
 export type TrackEventInput = z.input<typeof trackEventSchema>;
 export type TrackEvent = z.output<typeof trackEventSchema>;
@@ -38,38 +42,42 @@ export const CLICK_EVENT_TYPES: readonly AnalyticsEventType[] = ['form_submit', 
 /** Entries in topCountries and topReferrers. */
 export const ANALYTICS_TOP_LIMIT = 10;
 
-/** Spec §5/§7: empty values and 'all' mean "no filter". */
-const ignoredFilter = z.union([z.literal(''), z.literal('all')]).transform(() => undefined);
+/** The funnel of a visit (issue 15), in order. Visit steps count visits; lead steps count leads. */
+export const FUNNEL_STEPS = [
+  'page_view',
+  'survey_started',
+  'form_submitted',
+  'lead_stored',
+  'beneficiary_answered',
+  'state_site_click',
+] as const;
+export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 
-const day = (name: string) =>
-  z.iso
-    .date({ error: `${name} must be a date in the form YYYY-MM-DD` })
-    .or(ignoredFilter)
-    .optional();
+/** Totals of one period, for the change against the previous period of the same length. */
+export type PeriodTotals = {
+  pageViews: number;
+  clicks: number;
+  surveyStarts: number;
+  countries: number;
+  visitors: number;
+  visits: number;
+};
 
-export const analyticsQuerySchema = z
-  .object({
-    startDate: day('startDate'),
-    endDate: day('endDate'),
-    eventType: z
-      .enum(ANALYTICS_EVENT_TYPES, {
-        error: `eventType must be one of: all, ${ANALYTICS_EVENT_TYPES.join(', ')}`,
-      })
-      .or(ignoredFilter)
-      .optional(),
-    country: z
-      .string()
-      .regex(/^[A-Za-z]{2}$/, 'country must be a two-letter country code')
-      .transform((c) => c.toUpperCase())
-      .or(ignoredFilter)
-      .optional(),
-  })
-  .refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, {
-    message: 'endDate must not be before startDate',
-    path: ['endDate'],
-  });
-export type AnalyticsQueryInput = z.input<typeof analyticsQuerySchema>;
-export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
+export type SourceRow = {
+  channel: Channel;
+  source: string;
+  campaign: string;
+  visitors: number;
+  visits: number;
+  surveyStarts: number;
+  leads: number;
+  /** Leads whose consent is complete (TCPA evidence) and not withdrawn since. */
+  consentingLeads: number;
+  /** consentingLeads ÷ leads, percent with one decimal; null without leads. */
+  consentRate: number | null;
+  /** leads ÷ visitors, percent with one decimal; null without visitors. */
+  conversionRate: number | null;
+};
 
 /** Spec §3 analytics response. Countries are ISO 3166-1 alpha-2 codes; dates are YYYY-MM-DD. */
 export type AnalyticsSummary = {
@@ -80,4 +88,19 @@ export type AnalyticsSummary = {
   topCountries: { country: string; count: number }[];
   topReferrers: { referrer: string; count: number }[];
   dailyViews: { date: string; views: number; clicks: number; surveyStarts: number }[];
+  // Additions of issue 15 (the spec's fields above keep their meaning; topReferrers counts visits).
+  /** Cookieless unique visitors (a visitor counts once a day) and visits (browser sessions). */
+  totalVisitors: number;
+  totalVisits: number;
+  /** The period's totals against the previous period of the same length (last 30 days by default). */
+  comparison: {
+    startDate: string;
+    endDate: string;
+    previousStartDate: string;
+    previousEndDate: string;
+    current: PeriodTotals;
+    previous: PeriodTotals;
+  };
+  funnel: { step: FunnelStep; count: number }[];
+  sources: SourceRow[];
 };

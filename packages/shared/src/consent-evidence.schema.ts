@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import type { Attribution } from './attribution';
+import { attributionField } from './attribution.schema';
 
 // What the landing page sends beside the form values so the server can write a complete consent
 // receipt (ADR 030). zod/mini: the landing bundle ships it.
@@ -43,9 +45,12 @@ export const consentEvidenceShape = {
         ),
       ),
   ),
+  // Where the visit came from (issue 15): stored on the lead for reports and on the receipt as evidence
+  // of which ad obtained the consent. Never refused: unusable values are dropped (attribution.ts).
+  attribution: attributionField,
 };
 
-export type ConsentEvidenceInput = { pageUrl?: string; trustedFormUrl?: string };
+export type ConsentEvidenceInput = { pageUrl?: string; trustedFormUrl?: string; attribution?: Attribution };
 
 /** The lead submission as the server accepts it: the form's fields plus the evidence fields. */
 export function withConsentEvidence<T extends z.ZodMiniObject>(schema: T) {

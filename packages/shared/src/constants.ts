@@ -31,6 +31,8 @@ export const MAX_MESSAGES_PER_MONTH = 30;
 export const SESSION_STORAGE_KEYS = {
   analyticsSessionId: 'analytics_session_id',
   surveyStarted: 'survey_started',
+  /** UTM parameters, click ids and landing referrer of the session (issue 15). */
+  attribution: 'analytics_attribution',
 } as const;
 
 export const ANALYTICS_EVENT_TYPES = ['page_view', 'form_submit', 'survey_started', 'button_click'] as const;

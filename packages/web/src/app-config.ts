@@ -1,4 +1,5 @@
 import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
+import { PAGE_DATE_TOKENS, type PageDates, pageDates } from '@uf/shared/page-dates';
 
 // Runtime configuration the server writes into index.html (<meta name="app-config">), so one build
 // serves every deployment. In the Vite dev server the tag is absent and defaults apply.
@@ -9,6 +10,8 @@ export type AppConfig = {
   adPixelScriptUrl: string | null;
   /** TRUSTEDFORM_ENABLED: load the TrustedForm script on the lead form (nothing third-party otherwise). */
   trustedFormEnabled: boolean;
+  /** Today and this year as the pages show them, filled in by the server per request (ADR 053). */
+  dates: PageDates;
 };
 
 function readConfig(): AppConfig {
@@ -16,11 +19,11 @@ function readConfig(): AppConfig {
     supportEmail: DEFAULT_SUPPORT_EMAIL,
     adPixelScriptUrl: null,
     trustedFormEnabled: false,
+    dates: pageDates(new Date()),
   };
-  const content =
-    typeof document === 'undefined'
-      ? null
-      : document.querySelector('meta[name="app-config"]')?.getAttribute('content');
+  // The build-time render (entry-server.tsx): the dates are left as tokens for the server to fill in.
+  if (typeof document === 'undefined') return { ...fallback, dates: PAGE_DATE_TOKENS };
+  const content = document.querySelector('meta[name="app-config"]')?.getAttribute('content');
   if (!content) return fallback;
   try {
     return { ...fallback, ...(JSON.parse(content) as Partial<AppConfig>) };

@@ -1,14 +1,14 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { AppRoot } from './app-root';
-import { router } from './router';
+import './public-styles';
 
+// The page's entry script: its stylesheet, and the app started after the first paint (ADR 053). A
+// prerendered page is readable without any script, so React, the router and the page's code load only
+// once the document has loaded: they do not compete with the HTML and CSS for a phone's bandwidth while
+// the page paints. A client-rendered page (the admin area) has nothing to show before they run.
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('#root is missing from index.html');
-if (rootElement.hasChildNodes()) {
-  // A prerendered page (ADR 053): load the route's code first, then take over the markup as it is.
-  void router.load().then(() => hydrateRoot(rootElement, <AppRoot router={router} hydrating />));
-} else {
-  createRoot(rootElement).render(<AppRoot router={router} />);
-}
+const root = rootElement;
+const start = () => void import('./app-start').then((m) => m.startApp(root));
+
+if (!root.hasChildNodes()) start();
+else if (document.readyState === 'complete') start();
+else window.addEventListener('load', start, { once: true });

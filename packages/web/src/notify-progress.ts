@@ -1,7 +1,7 @@
 import { TOAST } from '@uf/shared/constants';
+import { loadToasts } from './notify';
 
 // Admin-only (kept out of notify.ts so it stays out of the landing bundle, ADR 005).
-const loadNotifications = () => import('@mantine/notifications');
 
 /**
  * A toast that stays while long work runs and then turns into its outcome. With one toast visible at a
@@ -9,11 +9,11 @@ const loadNotifications = () => import('@mantine/notifications');
  */
 export function notifyProgress(title: string, message?: string) {
   const id = `progress-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  void loadNotifications().then(({ notifications }) =>
+  void loadToasts().then(({ notifications }) =>
     notifications.show({ id, title, message: message ?? '', loading: true, autoClose: false }),
   );
   const settle = (color: 'green' | 'red') => (doneTitle: string, doneMessage?: string) =>
-    void loadNotifications().then(({ notifications }) =>
+    void loadToasts().then(({ notifications }) =>
       notifications.update({
         id,
         title: doneTitle,

@@ -10,17 +10,11 @@ import { PAGES } from '@uf/shared/pages';
 import { LandingPage } from './features/lead-form/landing-page';
 import { NotFoundPage } from './features/not-found/not-found-page';
 import { PublicLayout } from './features/site-shell/public-layout';
-import { ToastRegion } from './features/site-shell/toast-region';
 
 // Every route of spec §2. The landing page is in the entry chunk; everything else loads on demand.
 
 const rootRoute = createRootRoute({
-  component: () => (
-    <>
-      <Outlet />
-      <ToastRegion />
-    </>
-  ),
+  component: Outlet,
   notFoundComponent: NotFoundPage,
 });
 
@@ -72,9 +66,24 @@ const adminLoginRoute = createRoute({
   path: PAGES.adminLogin,
   component: lazyRouteComponent(() => import('./features/admin-login/admin-login-page'), 'AdminLoginPage'),
 });
+/**
+ * The dashboards keep their filters, page and sort in the URL (issue 15). The router keeps them as
+ * plain strings; each page checks them with its shared schema (which would not belong in this entry
+ * chunk) and falls back to the default for a value the schema refuses.
+ */
+function plainSearch(search: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(search)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      out[key] = String(value);
+  }
+  return out;
+}
+
 const adminLeadsRoute = createRoute({
   getParentRoute: () => adminLayout,
   path: PAGES.adminLeads,
+  validateSearch: plainSearch,
   component: lazyRouteComponent(
     () => import('./features/admin-leads/leads-dashboard-page'),
     'LeadsDashboardPage',
@@ -83,6 +92,7 @@ const adminLeadsRoute = createRoute({
 const adminAnalyticsRoute = createRoute({
   getParentRoute: () => adminLayout,
   path: PAGES.adminAnalytics,
+  validateSearch: plainSearch,
   // Its own chunk: the charts (@mantine/charts, recharts) load only with this page.
   component: lazyRouteComponent(() => import('./features/admin-analytics/analytics-page'), 'AnalyticsPage'),
 });

@@ -1,5 +1,6 @@
 import { loginSchema } from '@uf/shared/admin.schema';
-import { trackEventSchema } from '@uf/shared/analytics.schema';
+import { FUNNEL_STEPS, trackEventSchema } from '@uf/shared/analytics.schema';
+import { CHANNELS } from '@uf/shared/channel';
 import { consentEvidenceShape, TRUSTEDFORM_CERT_PATTERN } from '@uf/shared/consent-evidence.schema';
 import { ANALYTICS_EVENT_TYPES, BENEFICIARY_VALUES } from '@uf/shared/constants';
 import { dataRequestSchema } from '@uf/shared/data-request.schema';
@@ -61,6 +62,15 @@ const SPEC_FIELD_RULES = {
 
 const stateCode = str('Two-letter US state code (50 states, no DC)', { enum: [...US_STATE_CODES] });
 const isoDate = str('Date, YYYY-MM-DD', { format: 'date' });
+/** The analytics cards' figures over one period (issue 15). */
+const PERIOD_TOTALS = object({
+  pageViews: int(),
+  clicks: int(),
+  surveyStarts: int(),
+  countries: int(),
+  visitors: int(),
+  visits: int(),
+});
 const isoDateTime = str('ISO 8601 instant, UTC', { format: 'date-time' });
 
 /** Reusable schemas, referenced as #/components/schemas/<name>. */
@@ -137,6 +147,10 @@ export const componentSchemas: Record<string, JsonSchema> = {
     consentGiven: bool(),
     optedOut: bool('The e-mail address or phone is on the suppression list: do not contact'),
     doNotSell: bool('The browser sent Global Privacy Control at submit: do not sell or share'),
+    channel: nullableStr(`Marketing channel of the visit: ${CHANNELS.join(', ')}`),
+    source: nullableStr('utm_source, else the referring site, else direct'),
+    medium: nullableStr('utm_medium'),
+    campaign: nullableStr('utm_campaign'),
   }),
   ApiLead: object({
     id: str(undefined, { format: 'uuid' }),
@@ -165,6 +179,11 @@ export const componentSchemas: Record<string, JsonSchema> = {
     trustedFormUrl: nullableStr(),
     gpc: bool('The browser sent Global Privacy Control (Sec-GPC: 1)'),
     tcpaCompliant: str(),
+    attribution: {
+      type: ['object', 'null'],
+      description: 'UTM parameters, ad click ids and landing referrer of the visit that gave the consent',
+      additionalProperties: { type: 'string' },
+    },
     consentText: object({
       version: str(),
       hash: str('SHA-256 of the text'),
@@ -429,6 +448,9 @@ export const operations: Record<string, OperationDoc> = {
         endDate: isoDate,
         eventType: str(undefined, { enum: ['all', ...ANALYTICS_EVENT_TYPES] }),
         country: str('Two-letter country code or all'),
+        channel: str('Narrows visitors, visits, funnel and sources', { enum: ['all', ...CHANNELS] }),
+        source: str('Narrows visitors, visits, funnel and sources (exact)'),
+        campaign: str('Narrows visitors, visits, funnel and sources (exact)'),
       },
       [],
     ),
@@ -445,6 +467,37 @@ export const operations: Record<string, OperationDoc> = {
           dailyViews: {
             type: 'array',
             items: object({ date: str(), views: int(), clicks: int(), surveyStarts: int() }),
+          },
+          totalVisitors: int(
+            'Cookieless unique visitors (once a day per country, channel, source, campaign)',
+          ),
+          totalVisits: int('Browser sessions'),
+          comparison: object({
+            startDate: isoDate,
+            endDate: isoDate,
+            previousStartDate: isoDate,
+            previousEndDate: isoDate,
+            current: PERIOD_TOTALS,
+            previous: PERIOD_TOTALS,
+          }),
+          funnel: {
+            type: 'array',
+            items: object({ step: str(undefined, { enum: [...FUNNEL_STEPS] }), count: int() }),
+          },
+          sources: {
+            type: 'array',
+            items: object({
+              channel: str(undefined, { enum: [...CHANNELS] }),
+              source: str(),
+              campaign: str("'' for none"),
+              visitors: int(),
+              visits: int(),
+              surveyStarts: int(),
+              leads: int(),
+              consentingLeads: int('Consent evidence complete and not withdrawn'),
+              consentRate: { type: ['number', 'null'], description: 'Percent of leads; null without leads' },
+              conversionRate: { type: ['number', 'null'], description: 'Leads ÷ visitors, percent' },
+            }),
           },
         }),
       ),

@@ -4,35 +4,53 @@ import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:z
 import fastifyStatic from '@fastify/static';
 import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
+import { PAGE_DATE_TOKENS, type PageDates, pageDates } from '@uf/shared/page-dates';
 import { isPagePath } from '@uf/shared/pages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
-export type SpaOptions = { distDir: string; publicConfig: Record<string, unknown> };
+export type SpaOptions = {
+  distDir: string;
+  publicConfig: Record<string, unknown>;
+  /** The business time zone: the day whose date the public pages show (ADR 053). */
+  timeZone: string;
+};
 
 const escapeAttr = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
- * Serves the built web app. Every page path (shared/pages) that is not a file gets index.html (client
- * routing, deep links on a full page load); any other path gets it with status 404 (the app shows its
- * not-found page); unknown /api paths answer JSON 404. Runtime config reaches the SPA
- * through a meta tag, so the bundle needs no rebuild per deployment and no inline script.
+ * Serves the built web app. The public pages were rendered at build time (web/prerender.mjs, ADR 053):
+ * each path listed in dist/prerendered/pages.json gets its own document, any other non-page path the
+ * not-found one with status 404. The other page paths (the admin area) get index.html and render in the
+ * browser; unknown /api paths answer JSON 404. Runtime config reaches the app through a meta tag, so the
+ * bundle needs no rebuild per deployment and no inline script.
  */
-/** One HTML document as served: this deployment's config inserted, compressed once at start. */
+/** One HTML document as served: this deployment's config and today's date inserted, compressed. */
 type Document = { html: string; br: Buffer; gzip: Buffer };
 
-function prepareDocument(file: string, publicConfig: Record<string, unknown>): Document | null {
+/** A built document with the configured support address in place; config and dates still to fill in. */
+function readTemplate(file: string, publicConfig: Record<string, unknown>): string | null {
   if (!existsSync(file)) return null;
-  let html = readFileSync(file, 'utf8').replace(
-    '<!--app-config-->',
-    `<meta name="app-config" content="${escapeAttr(JSON.stringify(publicConfig))}" />`,
-  );
+  const html = readFileSync(file, 'utf8');
   // Prerendered pages were rendered with the default support address; the app shows the configured one.
   const supportEmail = publicConfig.supportEmail;
   if (typeof supportEmail === 'string' && supportEmail !== DEFAULT_SUPPORT_EMAIL) {
-    html = html.split(DEFAULT_SUPPORT_EMAIL).join(escapeAttr(supportEmail));
+    return html.split(DEFAULT_SUPPORT_EMAIL).join(escapeAttr(supportEmail));
   }
+  return html;
+}
+
+function fillDocument(template: string, publicConfig: Record<string, unknown>, dates: PageDates): Document {
+  const html = template
+    .replace(
+      '<!--app-config-->',
+      `<meta name="app-config" content="${escapeAttr(JSON.stringify({ ...publicConfig, dates }))}" />`,
+    )
+    .split(PAGE_DATE_TOKENS.today)
+    .join(escapeAttr(dates.today))
+    .split(PAGE_DATE_TOKENS.year)
+    .join(escapeAttr(dates.year));
   return {
     html,
     br: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
@@ -40,19 +58,50 @@ function prepareDocument(file: string, publicConfig: Record<string, unknown>): D
   };
 }
 
+/**
+ * The documents of one build. They change once a day (the date they show), so each is filled in and
+ * compressed on its first request of the day, then served from memory.
+ */
+function documentStore(opts: SpaOptions) {
+  const templates = new Map<string, string>();
+  const load = (key: string, file: string) => {
+    const template = readTemplate(file, opts.publicConfig);
+    if (template !== null) templates.set(key, template);
+  };
+  load('index', path.join(opts.distDir, 'index.html'));
+  const pagesFile = path.join(opts.distDir, 'prerendered', 'pages.json');
+  const pages: Record<string, string> = existsSync(pagesFile)
+    ? JSON.parse(readFileSync(pagesFile, 'utf8'))
+    : {};
+  for (const [pagePath, file] of Object.entries(pages)) {
+    load(pagePath, path.join(opts.distDir, 'prerendered', file));
+  }
+  let day = '';
+  let filled = new Map<string, Document>();
+  return {
+    hasBuild: templates.has('index'),
+    /** The prerendered page path (trailing slash tolerated) or "*" (not found) if built, else index. */
+    get(key: string): Document {
+      const dates = pageDates(new Date(), opts.timeZone);
+      if (dates.today !== day) {
+        day = dates.today;
+        filled = new Map();
+      }
+      const name = [key, key.replace(/(.)\/$/, '$1')].find((k) => templates.has(k)) ?? 'index';
+      let doc = filled.get(name);
+      if (!doc) {
+        doc = fillDocument(templates.get(name) ?? '', opts.publicConfig, dates);
+        filled.set(name, doc);
+      }
+      return doc;
+    },
+  };
+}
+
 export const spaPlugin = fp(
   async (app: FastifyInstance, opts: SpaOptions) => {
-    const index = prepareDocument(path.join(opts.distDir, 'index.html'), opts.publicConfig);
-    const hasBuild = index !== null;
-    // Pages rendered at build time (web/prerender.mjs, ADR 053): they paint before any script runs.
-    const landing = prepareDocument(
-      path.join(opts.distDir, 'prerendered', 'landing.html'),
-      opts.publicConfig,
-    );
-    const notFound = prepareDocument(
-      path.join(opts.distDir, 'prerendered', 'not-found.html'),
-      opts.publicConfig,
-    );
+    const documents = documentStore(opts);
+    const hasBuild = documents.hasBuild;
 
     if (hasBuild) {
       await app.register(fastifyStatic, {
@@ -61,6 +110,8 @@ export const spaPlugin = fp(
         wildcard: true,
         // The build wrote .br and .gz beside each file (web/compress-dist.mjs): served when accepted.
         preCompressed: true,
+        // dist/.vite holds the build manifest, a build-time file (web/report-bundle.mjs): not served.
+        dotfiles: 'ignore',
         setHeaders(reply, filePath) {
           // Vite names assets by content hash: cache them for a year; everything else revalidates.
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -80,11 +131,8 @@ export const spaPlugin = fp(
       if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(doc.gzip);
       return reply.send(doc.html);
     };
-    const sendIndex = (req: FastifyRequest, reply: FastifyReply, status = 200) =>
-      index ? sendDocument(req, reply, index, status) : reply.code(503).send();
-
     // '/' is the dist folder itself: @fastify/static would answer 403 for a directory.
-    if (hasBuild) app.get('/', (req, reply) => sendDocument(req, reply, landing ?? (index as Document)));
+    if (hasBuild) app.get('/', (req, reply) => sendDocument(req, reply, documents.get('/')));
 
     app.setNotFoundHandler(
       {
@@ -113,9 +161,10 @@ export const spaPlugin = fp(
         if (!hasBuild) {
           return reply.code(503).type('text/plain').send('The web app is not built. Run `npm start`.');
         }
-        // The app renders its not-found page for any other path; the status says so too.
-        if (isPagePath(pathname)) return sendIndex(req, reply);
-        return sendDocument(req, reply, notFound ?? (index as Document), 404);
+        // A page: its prerendered document, or the app shell (admin). The app renders its not-found page
+        // for any other path; the status says so too.
+        if (isPagePath(pathname)) return sendDocument(req, reply, documents.get(pathname));
+        return sendDocument(req, reply, documents.get('*'), 404);
       },
     );
   },

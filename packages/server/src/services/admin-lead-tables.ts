@@ -55,6 +55,10 @@ const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = {
   ipAddress: { column: 'ip_address', kind: 'text' },
   consentGiven: { column: 'consent_given', kind: 'bool' },
   doNotSell: { column: 'do_not_sell', kind: 'bool' },
+  channel: { column: 'channel', kind: 'text' },
+  source: { column: 'source', kind: 'text' },
+  medium: { column: 'medium', kind: 'text' },
+  campaign: { column: 'campaign', kind: 'text' },
 };
 
 const API_COLUMNS: Record<ApiLeadField, Column> = {
@@ -207,6 +211,12 @@ export function whereSql(
   }
   if (table.kind === 'website' && 'consentGiven' in filters && filters.consentGiven !== undefined) {
     clauses.push(`consent_given = ${bind(filters.consentGiven)}::boolean`);
+  }
+  if (table.kind === 'website') {
+    const { channel, source, campaign } = filters as WebsiteLeadFilters;
+    if (channel !== undefined) clauses.push(`channel = ${bind(channel)}`);
+    if (source !== undefined) clauses.push(`source = ${bind(source)}`);
+    if (campaign !== undefined) clauses.push(`campaign = ${bind(campaign)}`);
   }
   return clauses.length ? `where ${clauses.join(' and ')}` : '';
 }

@@ -1,4 +1,6 @@
 import type { TrackEvent } from '@uf/shared/analytics.schema';
+import { firstClickId } from '@uf/shared/attribution';
+import type { Channel } from '@uf/shared/channel';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { normaliseReferrer } from '@uf/shared/referrer';
 import type { Pool } from 'pg';
@@ -7,6 +9,8 @@ import { AppError } from '../errors';
 import { DROP_REASONS, dropReason } from './bot-filter';
 import type { CountryLookup } from './country-lookup';
 import { GroupCommitter } from './group-commit';
+import { visitAttribution } from './visit-attribution';
+import { createVisitorHasher } from './visitor-id';
 
 // Ingestion of visitor events (ADR 020): validated by the shared schema, bots dropped with a counted
 // reason, country and referrer derived, then written by group commit. One statement per batch inserts
@@ -33,15 +37,120 @@ export type EventRow = {
   referrerUrl: string;
   sessionId: string;
   country: string | null;
+  /** hash(today's salt, IP, user agent) as a decimal string; null without an IP. */
+  visitorId: string | null;
+  channel: Channel;
+  /** The source reported for the visit (utm_source, else the referrer host, else 'direct'). */
+  source: string;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  clickIdType: string | null;
 };
 
 export type TrackResult = { stored: boolean };
 
+/** The funnel steps a visit's events reach, as bits of analytics_visit.steps. */
+const STEP_BITS = `case event_type when 'page_view' then 1 when 'survey_started' then 2
+  when 'form_submit' then 4 when 'button_click' then 8 else 0 end`;
+
+/** The rollup columns a step bit adds to (analytics_daily_source and analytics_monthly_source). */
+const SOURCE_COUNTS = ['visits', 'visitors', 'page_views', 'survey_starts', 'form_submits', 'state_clicks'];
+const sumCounts = SOURCE_COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ');
+const addCounts = SOURCE_COUNTS.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ');
+const REFERRER_ROLLUPS = [
+  { table: 'analytics_daily_referrer', keys: ['day', "'visit'", 'referrer'], country: false },
+  {
+    table: 'analytics_daily_country_referrer',
+    keys: ['country', 'day', "'visit'", 'referrer'],
+    country: true,
+  },
+  { table: 'analytics_monthly_referrer', keys: ['month', "'visit'", 'referrer'], country: false },
+  {
+    table: 'analytics_monthly_country_referrer',
+    keys: ['country', 'month', "'visit'", 'referrer'],
+    country: true,
+  },
+] as const;
+
+/** The visit rollups of one batch: `new_visit` and `new_visitor` rows counted into each table. */
+function visitRollupsSql(): string {
+  const referrerParts = REFERRER_ROLLUPS.map(({ table, keys, country }, i) => {
+    const cols = keys.map((k) => (k === "'visit'" ? 'event_type' : k)).join(', ');
+    const select = keys.join(', ');
+    const n = keys.length;
+    const ordinals = Array.from({ length: n }, (_, j) => j + 1).join(', ');
+    return `visit_referrer_${i} as (
+      insert into ${table} as r (${cols}, count)
+      select ${select}, count(*) from new_visit_month ${country ? "where country <> ''" : ''}
+      group by ${ordinals} order by ${ordinals}
+      on conflict (${cols}) do update set count = r.count + excluded.count
+    )`;
+  });
+  return `
+  batch_visit as (
+    select day, session_id, min(visitor_id) as visitor_id, coalesce(min(country), '') as country,
+      min(channel) as channel, min(source) as source, coalesce(min(utm_campaign), '') as campaign,
+      min(referrer_url) as referrer, bit_or(${STEP_BITS})::smallint as steps
+    from ins group by day, session_id
+  ),
+  visit as (
+    insert into analytics_visit as v (day, session_id, visitor_id, country, channel, source, campaign, referrer, steps)
+    select * from batch_visit order by day, session_id
+    on conflict (day, session_id) do update set prev_steps = v.steps, steps = v.steps | excluded.steps
+      where (v.steps | excluded.steps) <> v.steps
+    returning v.day, v.visitor_id, v.country, v.channel, v.source, v.campaign, v.referrer, v.steps, v.prev_steps
+  ),
+  new_visitor as (
+    insert into analytics_day_visitor (day, visitor_id, country, channel, source, campaign)
+    select distinct day, visitor_id, country, channel, source, campaign from visit
+    where prev_steps = 0 and visitor_id is not null order by 1, 2, 3, 4, 5, 6
+    on conflict do nothing
+    returning day, country, channel, source, campaign
+  ),
+  source_delta as (
+    select day, country, channel, source, campaign,
+      count(*) filter (where prev_steps = 0) as visits, 0 as visitors,
+      count(*) filter (where steps & 1 <> 0 and prev_steps & 1 = 0) as page_views,
+      count(*) filter (where steps & 2 <> 0 and prev_steps & 2 = 0) as survey_starts,
+      count(*) filter (where steps & 4 <> 0 and prev_steps & 4 = 0) as form_submits,
+      count(*) filter (where steps & 8 <> 0 and prev_steps & 8 = 0) as state_clicks
+    from visit group by 1, 2, 3, 4, 5
+    union all
+    select day, country, channel, source, campaign, 0, count(*), 0, 0, 0, 0
+    from new_visitor group by 1, 2, 3, 4, 5
+  ),
+  source_day as (
+    select day, country, channel, source, campaign, ${sumCounts} from source_delta group by 1, 2, 3, 4, 5
+  ),
+  daily_source as (
+    insert into analytics_daily_source as r
+    select * from source_day order by 1, 2, 3, 4, 5
+    on conflict (day, country, channel, source, campaign) do update set ${addCounts}
+  ),
+  monthly_source as (
+    insert into analytics_monthly_source as r
+    select date_trunc('month', day)::date, country, channel, source, campaign, ${sumCounts}
+    from source_day group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (month, country, channel, source, campaign) do update set ${addCounts}
+  ),
+  new_visit_month as (
+    select day, date_trunc('month', day)::date as month, country, referrer from visit where prev_steps = 0
+  ),
+  ${referrerParts.join(',\n  ')}`;
+}
+
 const BATCH_SQL = `
   with ins as (
-    insert into analytics_event (event_type, page, referrer, referrer_host, referrer_url, session_id, country)
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-    returning event_type, country, referrer_url, (created_at at time zone $8)::date as day
+    insert into analytics_event (event_type, page, referrer, referrer_host, referrer_url, session_id, country,
+      visitor_id, channel, source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, click_id_type)
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+      $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
+      $17::text[])
+    returning event_type, country, referrer_url, session_id, visitor_id, channel, source, utm_campaign,
+      (created_at at time zone $8)::date as day
   ),
   by_type as (
     insert into analytics_daily_type as r (day, event_type, count)
@@ -54,36 +163,13 @@ const BATCH_SQL = `
     group by day, event_type, country order by day, event_type, country
     on conflict (day, event_type, country) do update set count = r.count + excluded.count
   ),
-  by_referrer as (
-    insert into analytics_daily_referrer as r (day, event_type, referrer, count)
-    select day, event_type, referrer_url, count(*) from ins
-    group by day, event_type, referrer_url order by day, event_type, referrer_url
-    on conflict (day, event_type, referrer) do update set count = r.count + excluded.count
-  ),
-  by_country_referrer as (
-    insert into analytics_daily_country_referrer as r (country, day, event_type, referrer, count)
-    select country, day, event_type, referrer_url, count(*) from ins where country is not null
-    group by country, day, event_type, referrer_url order by country, day, event_type, referrer_url
-    on conflict (country, day, event_type, referrer) do update set count = r.count + excluded.count
-  ),
   monthly_country as (
     insert into analytics_monthly_country as r (month, event_type, country, count)
     select date_trunc('month', day)::date as month, event_type, country, count(*) from ins
     where country is not null group by 1, 2, 3 order by 1, 2, 3
     on conflict (month, event_type, country) do update set count = r.count + excluded.count
   ),
-  monthly_referrer as (
-    insert into analytics_monthly_referrer as r (month, event_type, referrer, count)
-    select date_trunc('month', day)::date as month, event_type, referrer_url, count(*) from ins
-    group by 1, 2, 3 order by 1, 2, 3
-    on conflict (month, event_type, referrer) do update set count = r.count + excluded.count
-  ),
-  monthly_country_referrer as (
-    insert into analytics_monthly_country_referrer as r (country, month, event_type, referrer, count)
-    select country, date_trunc('month', day)::date as month, event_type, referrer_url, count(*) from ins
-    where country is not null group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (country, month, event_type, referrer) do update set count = r.count + excluded.count
-  )
+  ${visitRollupsSql()}
   select count(*)::int as inserted from ins`;
 
 /** One batch as one statement: atomic and durable on return (PostgreSQL commits it on its own). */
@@ -100,6 +186,15 @@ export async function writeEventBatch(pool: Pool, rows: EventRow[], timeZone: st
       rows.map((r) => r.sessionId),
       rows.map((r) => r.country),
       timeZone,
+      rows.map((r) => r.visitorId),
+      rows.map((r) => r.channel),
+      rows.map((r) => r.source),
+      rows.map((r) => r.utmSource),
+      rows.map((r) => r.utmMedium),
+      rows.map((r) => r.utmCampaign),
+      rows.map((r) => r.utmTerm),
+      rows.map((r) => r.utmContent),
+      rows.map((r) => r.clickIdType),
     ],
   });
 }
@@ -130,6 +225,7 @@ export type AnalyticsIngesterOptions = {
 
 export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
   const { pool, timeZone, lookupCountry, registry } = options;
+  const visitors = createVisitorHasher(pool, timeZone);
 
   const dropped = new Counter({
     name: 'analytics_events_dropped_total',
@@ -187,7 +283,11 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
       }
       const referrer = event.referrer.trim() === '' ? 'direct' : event.referrer;
       const { host, address } = normaliseReferrer(referrer, ctx.host);
-      const country = await lookupCountry({ headerValue: ctx.countryHeader, ip: ctx.ip });
+      const [country, visitorId] = await Promise.all([
+        lookupCountry({ headerValue: ctx.countryHeader, ip: ctx.ip }),
+        visitors.visitorId(ctx.ip, ctx.userAgent),
+      ]);
+      const visit = visitAttribution(event.attribution, host, ctx.host);
       await committer.push({
         eventType: event.eventType,
         page: event.page,
@@ -196,6 +296,15 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
         referrerUrl: address,
         sessionId: event.sessionId,
         country,
+        visitorId,
+        channel: visit.channel,
+        source: visit.source,
+        utmSource: event.attribution.utm_source ?? null,
+        utmMedium: event.attribution.utm_medium ?? null,
+        utmCampaign: event.attribution.utm_campaign ?? null,
+        utmTerm: event.attribution.utm_term ?? null,
+        utmContent: event.attribution.utm_content ?? null,
+        clickIdType: firstClickId(event.attribution)?.[0] ?? null,
       });
       return { stored: true };
     },

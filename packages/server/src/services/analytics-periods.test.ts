@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitRange } from './analytics-periods';
+import { comparisonPeriods, splitRange } from './analytics-periods';
 
 describe('splitRange', () => {
   it('reads everything from the monthly tables when there are no dates', () => {
@@ -49,5 +49,29 @@ describe('splitRange', () => {
       days: [{ from: '2026-03-01', to: '2026-03-30' }],
     });
     expect(splitRange({ to: '2026-03-31' })).toEqual({ months: { to: '2026-03-01' }, days: [] });
+  });
+});
+
+describe('comparisonPeriods', () => {
+  it('compares the last 30 days with the 30 before when no dates are set', () => {
+    expect(comparisonPeriods({}, '2026-11-24')).toEqual({
+      current: { from: '2026-10-26', to: '2026-11-24' },
+      previous: { from: '2026-09-26', to: '2026-10-25' },
+    });
+  });
+
+  it('uses the filter dates and a previous period of the same length', () => {
+    expect(comparisonPeriods({ from: '2026-11-01', to: '2026-11-07' }, '2026-11-24')).toEqual({
+      current: { from: '2026-11-01', to: '2026-11-07' },
+      previous: { from: '2026-10-25', to: '2026-10-31' },
+    });
+    expect(comparisonPeriods({ from: '2026-11-20' }, '2026-11-24').previous).toEqual({
+      from: '2026-11-15',
+      to: '2026-11-19',
+    });
+    expect(comparisonPeriods({ to: '2026-03-31' }, '2026-11-24').current).toEqual({
+      from: '2026-03-02',
+      to: '2026-03-31',
+    });
   });
 });

@@ -25,7 +25,7 @@ function addMonths(day: string, months: number): string {
   return format(d);
 }
 
-function addDays(day: string, days: number): string {
+export function addDays(day: string, days: number): string {
   const d = parse(day);
   d.setUTCDate(d.getUTCDate() + days);
   return format(d);
@@ -47,4 +47,27 @@ export function splitRange({ from, to }: DayRange): RangeSplit {
   if (fullFrom !== undefined) months.from = fullFrom;
   if (fullUntil !== undefined) months.to = addMonths(fullUntil, -1);
   return { months, days };
+}
+
+/** Days from `from` to `to`, both included. */
+export const daysBetween = (from: string, to: string) =>
+  Math.round((parse(to).getTime() - parse(from).getTime()) / 86_400_000) + 1;
+
+/**
+ * The period the summary cards are compared over and the one before it, of the same length (issue 15):
+ * the filter's dates (an open end is today; an open start is 30 days before the end), else the last 30
+ * days.
+ */
+export function comparisonPeriods(
+  range: DayRange,
+  today: string,
+): { current: Required<DayRange>; previous: Required<DayRange> } {
+  let to = range.to ?? today;
+  if (range.from && range.from > to) to = range.from;
+  const from = range.from ?? addDays(to, -29);
+  const length = daysBetween(from, to);
+  return {
+    current: { from, to },
+    previous: { from: addDays(from, -length), to: addDays(from, -1) },
+  };
 }

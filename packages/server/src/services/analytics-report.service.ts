@@ -1,27 +1,15 @@
-import {
-  ANALYTICS_TOP_LIMIT,
-  type AnalyticsQuery,
-  type AnalyticsSummary,
-  CLICK_EVENT_TYPES,
-} from '@uf/shared/analytics.schema';
+import { ANALYTICS_TOP_LIMIT, type AnalyticsSummary, CLICK_EVENT_TYPES } from '@uf/shared/analytics.schema';
 import { zeroFillDays } from '@uf/shared/analytics-dashboard';
+import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { AnalyticsEventType } from '@uf/shared/constants';
 import type { Pool, PoolClient } from 'pg';
-import { splitRange } from './analytics-periods';
+import { comparisonPeriods, splitRange } from './analytics-periods';
+import { getPeriodTotals, getSourcesReport, Params, where } from './analytics-sources';
 import { dateAndTimeIn } from './time';
 
 // The dashboard's numbers, read from the daily and monthly rollups only (ADR 020): the work depends on
 // the number of days, months, countries and referrers in range, never on the number of events. A 'day'
 // is a calendar day in TIME_ZONE; startDate and endDate are inclusive days in that zone.
-
-/** Positional parameters collected while a statement is built. */
-class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
 
 /** The event type and country conditions every rollup read shares. */
 function filterClauses(q: AnalyticsQuery, params: Params, withCountry: boolean): string[] {
@@ -30,8 +18,6 @@ function filterClauses(q: AnalyticsQuery, params: Params, withCountry: boolean):
   if (withCountry && q.country) clauses.push(`country = ${params.add(q.country)}`);
   return clauses;
 }
-
-const where = (clauses: string[]) => (clauses.length ? `where ${clauses.join(' and ')}` : '');
 
 /**
  * Totals of one dimension (country or referrer) over the query's range: whole months from the monthly
@@ -45,15 +31,17 @@ function dimensionSql(
   limit?: number,
 ): string {
   const { months, days } = splitRange({ from: q.startDate, to: q.endDate });
+  // The referrer rollups count visits (issue 15), one row kind whatever the event type filter.
+  const filter: AnalyticsQuery = key === 'referrer' ? { ...q, eventType: undefined } : q;
   const parts: string[] = [];
   if (months) {
-    const clauses = filterClauses(q, params, true);
+    const clauses = filterClauses(filter, params, true);
     if (months.from) clauses.push(`month >= ${params.add(months.from)}::date`);
     if (months.to) clauses.push(`month <= ${params.add(months.to)}::date`);
     parts.push(`select ${key} as key, count from ${tables.monthly} ${where(clauses)}`);
   }
   for (const range of days) {
-    const clauses = filterClauses(q, params, true);
+    const clauses = filterClauses(filter, params, true);
     if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
     if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
     parts.push(`select ${key} as key, count from ${tables.daily} ${where(clauses)}`);
@@ -132,6 +120,14 @@ export async function getAnalyticsSummary(
     }
   }
 
+  const today = dateAndTimeIn(now, timeZone).date;
+  const periods = comparisonPeriods({ from: q.startDate, to: q.endDate }, today);
+  const [report, current, previous] = await Promise.all([
+    getSourcesReport(pool, q),
+    getPeriodTotals(pool, q, periods.current),
+    getPeriodTotals(pool, q, periods.previous),
+  ]);
+
   return {
     totalPageViews,
     totalClicks,
@@ -142,11 +138,16 @@ export async function getAnalyticsSummary(
       .map((r) => ({ country: r.key, count: Number(r.count) })),
     topReferrers: referrers.rows.map((r) => ({ referrer: r.key, count: Number(r.count) })),
     // Days without events show as zeros, not as gaps (issue 16).
-    dailyViews: zeroFillDays([...days.values()], {
-      startDate: q.startDate,
-      endDate: q.endDate,
-      today: dateAndTimeIn(now, timeZone).date,
-    }),
+    dailyViews: zeroFillDays([...days.values()], { startDate: q.startDate, endDate: q.endDate, today }),
+    ...report,
+    comparison: {
+      startDate: periods.current.from,
+      endDate: periods.current.to,
+      previousStartDate: periods.previous.from,
+      previousEndDate: periods.previous.to,
+      current,
+      previous,
+    },
   };
 }
 
@@ -155,16 +156,45 @@ const DAILY_TABLES = [
   'analytics_daily_country',
   'analytics_daily_referrer',
   'analytics_daily_country_referrer',
+  'analytics_daily_source',
+  'analytics_visit',
+  'analytics_day_visitor',
 ] as const;
+
+const SOURCE_COUNTS = 'visits, visitors, page_views, survey_starts, form_submits, state_clicks';
+const SUM_SOURCE_COUNTS = SOURCE_COUNTS.split(', ')
+  .map((c) => `sum(${c})`)
+  .join(', ');
 
 /** Each monthly rollup is the sum of its daily one, by these columns besides the day. */
 const MONTHLY_TABLES = [
-  { table: 'analytics_monthly_country', daily: 'analytics_daily_country', keys: 'event_type, country' },
-  { table: 'analytics_monthly_referrer', daily: 'analytics_daily_referrer', keys: 'event_type, referrer' },
+  {
+    table: 'analytics_monthly_country',
+    daily: 'analytics_daily_country',
+    keys: 'event_type, country',
+    sums: 'sum(count)',
+    counts: 'count',
+  },
+  {
+    table: 'analytics_monthly_referrer',
+    daily: 'analytics_daily_referrer',
+    keys: 'event_type, referrer',
+    sums: 'sum(count)',
+    counts: 'count',
+  },
   {
     table: 'analytics_monthly_country_referrer',
     daily: 'analytics_daily_country_referrer',
     keys: 'country, event_type, referrer',
+    sums: 'sum(count)',
+    counts: 'count',
+  },
+  {
+    table: 'analytics_monthly_source',
+    daily: 'analytics_daily_source',
+    keys: 'country, channel, source, campaign',
+    sums: SUM_SOURCE_COUNTS,
+    counts: SOURCE_COUNTS,
   },
 ] as const;
 
@@ -172,6 +202,8 @@ const MONTHLY_TABLES = [
  * Recomputes the rollups from the raw events, from `fromDay` on (default: the first day whose raw
  * events are all still there — retention may have cut into the oldest one). Days before it keep their
  * rollups: they are the only record left once raw events have expired. Ingestion waits meanwhile.
+ * Events stored before attribution (issue 15) carry no channel: they count as Direct, or Referral when
+ * they had a referrer.
  */
 export async function rebuildRollups(
   pool: Pool,
@@ -189,44 +221,68 @@ export async function rebuildRollups(
       return { fromDay: null, events: 0 };
     }
     const tz = options.timeZone;
+    const run = (sql: string) => client.query<{ count: string }>(sql, [tz, fromDay]);
     // Raw events whose local day is fromDay or later: the bound is the start of that day in tz.
-    const source = `(select event_type, country, referrer_url, (created_at at time zone $1)::date as day
+    const source = `(select event_type, country, referrer_host, coalesce(referrer_url, 'unknown') as referrer_url,
+       session_id, visitor_id, channel, source, utm_campaign, (created_at at time zone $1)::date as day
        from analytics_event where created_at >= ($2::date)::timestamp at time zone $1) e`;
     for (const table of DAILY_TABLES) {
       await client.query(`delete from ${table} where day >= $1::date`, [fromDay]);
     }
-    const inserted = await client.query<{ count: string }>(
+    const inserted = await run(
       `insert into analytics_daily_type (day, event_type, count)
        select day, event_type, count(*) from ${source} group by day, event_type
        returning count`,
-      [tz, fromDay],
     );
-    await client.query(
+    await run(
       `insert into analytics_daily_country (day, event_type, country, count)
        select day, event_type, country, count(*) from ${source} where country is not null
        group by day, event_type, country`,
-      [tz, fromDay],
+    );
+    await run(
+      `insert into analytics_visit (day, session_id, visitor_id, country, channel, source, campaign, referrer, steps)
+       select day, session_id, min(visitor_id), coalesce(min(country), ''),
+         coalesce(min(channel), case when min(referrer_host) in ('direct', 'unknown') then 'Direct' else 'Referral' end),
+         coalesce(min(source), case when min(referrer_host) in ('direct', 'unknown') then 'direct' else min(referrer_host) end),
+         coalesce(min(utm_campaign), ''), min(referrer_url),
+         bit_or(case event_type when 'page_view' then 1 when 'survey_started' then 2
+           when 'form_submit' then 4 when 'button_click' then 8 else 0 end)::smallint
+       from ${source} group by day, session_id`,
+    );
+    await client.query(
+      `insert into analytics_day_visitor (day, visitor_id, country, channel, source, campaign)
+       select distinct day, visitor_id, country, channel, source, campaign from analytics_visit
+       where day >= $1::date and visitor_id is not null`,
+      [fromDay],
+    );
+    // A visitor counts once a day in each country / channel / source / campaign (as ingestion does).
+    await client.query(
+      `insert into analytics_daily_source (day, country, channel, source, campaign, ${SOURCE_COUNTS})
+       select day, country, channel, source, campaign, count(*), count(distinct visitor_id),
+         count(*) filter (where steps & 1 <> 0), count(*) filter (where steps & 2 <> 0),
+         count(*) filter (where steps & 4 <> 0), count(*) filter (where steps & 8 <> 0)
+       from analytics_visit where day >= $1::date group by 1, 2, 3, 4, 5`,
+      [fromDay],
     );
     await client.query(
       `insert into analytics_daily_referrer (day, event_type, referrer, count)
-       select day, event_type, coalesce(referrer_url, 'unknown'), count(*) from ${source}
-       group by day, event_type, coalesce(referrer_url, 'unknown')`,
-      [tz, fromDay],
+       select day, 'visit', referrer, count(*) from analytics_visit where day >= $1::date group by 1, 3`,
+      [fromDay],
     );
     await client.query(
       `insert into analytics_daily_country_referrer (country, day, event_type, referrer, count)
-       select country, day, event_type, coalesce(referrer_url, 'unknown'), count(*) from ${source}
-       where country is not null group by country, day, event_type, coalesce(referrer_url, 'unknown')`,
-      [tz, fromDay],
+       select country, day, 'visit', referrer, count(*) from analytics_visit
+       where day >= $1::date and country <> '' group by 1, 2, 4`,
+      [fromDay],
     );
     // Months from fromDay's on are summed again from the daily rows (days before fromDay included).
-    for (const { table, daily, keys } of MONTHLY_TABLES) {
+    for (const { table, daily, keys, sums, counts } of MONTHLY_TABLES) {
       await client.query(`delete from ${table} where month >= date_trunc('month', $1::date)::date`, [
         fromDay,
       ]);
       await client.query(
-        `insert into ${table} (month, ${keys}, count)
-         select date_trunc('month', day)::date, ${keys}, sum(count) from ${daily}
+        `insert into ${table} (month, ${keys}, ${counts})
+         select date_trunc('month', day)::date, ${keys}, ${sums} from ${daily}
          where day >= date_trunc('month', $1::date)::date group by 1, ${keys}`,
         [fromDay],
       );
@@ -268,6 +324,13 @@ export async function purgeExpiredEvents(pool: Pool, retentionDays: number, chun
       [retentionDays, chunk],
     );
     total += rowCount ?? 0;
-    if ((rowCount ?? 0) < chunk) return total;
+    if ((rowCount ?? 0) < chunk) break;
   }
+  // Visits and the day's visitor ids are raw data too: they go with the events of their day.
+  for (const table of ['analytics_visit', 'analytics_day_visitor']) {
+    await pool.query(`delete from ${table} where day < (now() - make_interval(days => $1))::date`, [
+      retentionDays,
+    ]);
+  }
+  return total;
 }

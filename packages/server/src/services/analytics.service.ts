@@ -1,4 +1,5 @@
-import type { AnalyticsQuery, AnalyticsSummary } from '@uf/shared/analytics.schema';
+import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
+import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { AppConfig } from '../config';
 import type { Database } from '../db/database';
 import type { Metrics } from '../metrics';
@@ -20,10 +21,11 @@ export function createAnalyticsService(options: {
   lookupCountry?: CountryLookup;
 }) {
   const { db, config } = options;
+  const lookupCountry = options.lookupCountry ?? createCountryLookup(config.analyticsCountryHeader);
   const ingester = createAnalyticsIngester({
     pool: db.pool,
     timeZone: config.timeZone,
-    lookupCountry: options.lookupCountry ?? createCountryLookup(config.analyticsCountryHeader),
+    lookupCountry,
     registry: options.metrics.registry,
   });
 
@@ -42,6 +44,8 @@ export function createAnalyticsService(options: {
 
   return {
     track: ingester.track,
+    /** The visitor's country as analytics derives it (also stored on website leads, issue 15). */
+    lookupCountry,
     summary: (query: AnalyticsQuery): Promise<AnalyticsSummary> =>
       getAnalyticsSummary(db.pool, query, config.timeZone),
     /** Deletes raw events past ANALYTICS_RETENTION_DAYS a minute after start, then hourly. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Attribution } from '@uf/shared/attribution';
 import { CONSENT_TEXT, CONSENT_TEXT_VERSION } from '@uf/shared/consent';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { ConsentReceipt } from '../db/entities/consent-receipt.entity';
@@ -52,6 +53,8 @@ export type ConsentReceiptView = {
   trustedFormUrl: string | null;
   gpc: boolean;
   tcpaCompliant: string;
+  /** UTM parameters, click ids and landing referrer of the visit (issue 15); null before attribution. */
+  attribution: Attribution | null;
   consentText: { version: string; hash: string; body: string };
 };
 
@@ -73,6 +76,7 @@ export async function getConsentReceipt(em: EntityManager, leadId: string): Prom
     trustedFormUrl: receipt.trustedFormUrl ?? null,
     gpc: receipt.gpc,
     tcpaCompliant: lead.tcpaCompliant,
+    attribution: (receipt.attribution as Attribution | null | undefined) ?? null,
     consentText: {
       version: receipt.consentTextVersion,
       hash: receipt.consentTextHash,

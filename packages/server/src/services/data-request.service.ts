@@ -28,7 +28,7 @@ export async function findPersonalData(sql: Sql, ids: Identifiers) {
     `select l.id, l.first_name, l.last_name, l.email, l.phone, l.street_address, l.zip_code, l.state,
             l.birth_month, l.birth_day, l.birth_year, l.consent_given, l.opt_in_date, l.opt_in_time,
             l.certification_id, l.lead_source, l.tcpa_compliant, l.beneficiary, l.ip_address, l.user_agent,
-            l.trusted_form_url, l.opted_out_at, l.do_not_sell, l.created_at, l.updated_at
+            l.trusted_form_url, l.opted_out_at, l.do_not_sell, l.country, l.attribution, l.created_at, l.updated_at
      from website_lead l where ${WEBSITE_MATCH} order by l.created_at`,
     [k.email, k.digits],
   );
@@ -80,6 +80,9 @@ export async function findPersonalData(sql: Sql, ids: Identifiers) {
       trustedFormUrl: (r.trusted_form_url as string | null) ?? null,
       optedOutAt: iso(r.opted_out_at as Date | null),
       doNotSell: Boolean(r.do_not_sell),
+      // Where the visit came from (issue 15): the captured values, as held.
+      country: (r.country as string | null) ?? null,
+      attribution: (r.attribution as Record<string, string> | null) ?? null,
       createdAt: iso(r.created_at as Date) ?? '',
       updatedAt: iso(r.updated_at as Date) ?? '',
     })),

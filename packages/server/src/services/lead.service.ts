@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Attribution, hasAttribution } from '@uf/shared/attribution';
 import type { Beneficiary } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { LeadSubmission } from '@uf/shared/lead.schema';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import { DIRECT_REFERRER } from '@uf/shared/referrer';
 import { stateFromZip } from '@uf/shared/zip-state';
 import type { Pool } from 'pg';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
@@ -12,6 +14,7 @@ import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from './consent.service';
 import { isUniqueViolation, lockKey } from './pg-transaction';
 import { emailLockName, suppressionHashes } from './suppression.service';
 import { dateAndTimeIn } from './time';
+import { visitAttribution } from './visit-attribution';
 
 export type SubmissionMeta = {
   ipAddress: string | null;
@@ -23,6 +26,12 @@ export type SubmissionMeta = {
   trustedFormUrl: string | null;
   /** The browser sent Global Privacy Control (Sec-GPC: 1): record do-not-sell. */
   gpc: boolean;
+  /** Where the visit came from (issue 15): UTM parameters, click ids, landing referrer. */
+  attribution: Attribution;
+  /** The site's own host, so a referral from itself is no referral. */
+  host: string | undefined;
+  /** Derived from the IP the way analytics derives it; null when unknown. */
+  country: string | null;
   now?: Date;
 };
 
@@ -56,6 +65,8 @@ export async function submitLead(pool: Pool, input: LeadSubmission, meta: Submis
     pageUrl: meta.pageUrl,
   };
   const hashes = suppressionHashes({ email: input.email, phone: input.phone });
+  const visit = visitAttribution(meta.attribution, DIRECT_REFERRER, meta.host);
+  const attribution = hasAttribution(meta.attribution) ? JSON.stringify(meta.attribution) : null;
   const { values, p } = params();
   const text = CURRENT_CONSENT_TEXT;
   const sql = `
@@ -66,20 +77,23 @@ export async function submitLead(pool: Pool, input: LeadSubmission, meta: Submis
       insert into website_lead (id, first_name, last_name, email, phone, street_address, zip_code, state,
         birth_month, birth_day, birth_year, consent_given, opt_in_date, opt_in_time, certification_id,
         lead_source, tcpa_compliant, ip_address, user_agent, trusted_form_url, opted_out_at, do_not_sell,
-        owner_token_hash, created_at, updated_at)
+        owner_token_hash, channel, source, medium, campaign, attribution, country, created_at, updated_at)
       values (${p(leadId)}, ${p(input.firstName)}, ${p(input.lastName)}, ${p(input.email)}, ${p(input.phone)},
         ${p(input.streetAddress)}, ${p(input.zipCode)}, ${p(stateFromZip(input.zipCode))},
         ${p(Number(input.birthMonth))}, ${p(Number(input.birthDay))}, ${p(Number(input.birthYear))},
         ${p(input.consentGiven)}, ${p(date)}, ${p(time)}, ${p(receiptId)}, 'website', ${p(tcpaCompliantFor(evidence))},
         ${p(meta.ipAddress)}, ${p(meta.userAgent)}, ${p(meta.trustedFormUrl)},
         suppressed_since_locked(${p(lockKey(emailLockName(input.email)))}, ${p(hashes.email)}, ${p(hashes.phone)}),
-        ${p(meta.gpc)}, ${p(hashToken(ownerToken))}, ${p(now)}, ${p(now)})
+        ${p(meta.gpc)}, ${p(hashToken(ownerToken))}, ${p(visit.channel)}, ${p(visit.source)},
+        ${p(meta.attribution.utm_medium ?? null)}, ${p(meta.attribution.utm_campaign ?? null)}, ${p(attribution)}::jsonb,
+        ${p(meta.country)}, ${p(now)}, ${p(now)})
       returning id
     )
     insert into consent_receipt (id, lead_id, consent_given, consent_text_hash, consent_text_version,
-      ip_address, user_agent, page_url, trusted_form_url, gpc, created_at)
+      ip_address, user_agent, page_url, trusted_form_url, gpc, attribution, created_at)
     select ${p(receiptId)}, lead.id, ${p(input.consentGiven)}, ${p(text.hash)}, ${p(text.version)},
-      ${p(meta.ipAddress)}, ${p(meta.userAgent)}, ${p(meta.pageUrl)}, ${p(meta.trustedFormUrl)}, ${p(meta.gpc)}, ${p(now)}
+      ${p(meta.ipAddress)}, ${p(meta.userAgent)}, ${p(meta.pageUrl)}, ${p(meta.trustedFormUrl)}, ${p(meta.gpc)},
+      ${p(attribution)}::jsonb, ${p(now)}
     from lead`;
   try {
     // Named: each connection parses and plans the statement once, then only binds values (ADR 051).

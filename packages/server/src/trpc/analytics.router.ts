@@ -1,18 +1,16 @@
-import { analyticsQuerySchema, trackEventSchema } from '@uf/shared/analytics.schema';
+import { trackEventSchema } from '@uf/shared/analytics.schema';
+import { analyticsQuerySchema } from '@uf/shared/analytics-query.schema';
+import { clientIp, headerValue } from './request-meta';
 import { adminProcedure, mutationOf, operation, router } from './trpc';
 
 /** POST /api/analytics/track: answered after the event's batch committed (or at once when it is not counted, e.g. a bot). */
 export const trackOperation = operation(trackEventSchema, async (ctx, input) => {
   const { req } = ctx;
-  const header = (name: string | undefined) => {
-    const value = name ? req.headers[name] : undefined;
-    return Array.isArray(value) ? value[0] : value;
-  };
   await ctx.services.analytics.track(input, {
-    userAgent: header('user-agent'),
-    secChUa: header('sec-ch-ua'),
-    ip: req.ip || null,
-    countryHeader: header(ctx.config.analyticsCountryHeader),
+    userAgent: headerValue(req, 'user-agent'),
+    secChUa: headerValue(req, 'sec-ch-ua'),
+    ip: clientIp(req),
+    countryHeader: headerValue(req, ctx.config.analyticsCountryHeader),
     host: req.host,
   });
   return { ok: true as const };

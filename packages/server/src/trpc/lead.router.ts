@@ -1,7 +1,7 @@
 import { withConsentEvidence } from '@uf/shared/consent-evidence.schema';
 import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
 import * as leads from '../services/lead.service';
-import { clientIp, hasGpcSignal, pageUrlOf, userAgent } from './request-meta';
+import { clientIp, hasGpcSignal, headerValue, pageUrlOf, userAgent } from './request-meta';
 import { mutationOf, operation, publicProcedure, router } from './trpc';
 
 export const LEAD_OWNER_COOKIE = 'lead_owner';
@@ -9,14 +9,22 @@ export const LEAD_OWNER_COOKIE = 'lead_owner';
 /** POST /api/submit-search (its schema names the support address in its messages). */
 export function submitLeadOperation(supportEmail: string) {
   return operation(withConsentEvidence(createLeadSubmissionSchema(supportEmail)), async (ctx, input) => {
+    const ipAddress = clientIp(ctx.req);
+    const country = await ctx.services.analytics.lookupCountry({
+      headerValue: headerValue(ctx.req, ctx.config.analyticsCountryHeader),
+      ip: ipAddress,
+    });
     const { id, ownerToken } = await leads.submitLead(ctx.services.db.pool, input, {
-      ipAddress: clientIp(ctx.req),
+      ipAddress,
       userAgent: userAgent(ctx.req),
       timeZone: ctx.config.timeZone,
       pageUrl: pageUrlOf(ctx.req, input.pageUrl),
       // Without TRUSTEDFORM_ENABLED no script ran, so a certificate URL cannot be this visit's.
       trustedFormUrl: (ctx.config.trustedFormEnabled && input.trustedFormUrl) || null,
       gpc: hasGpcSignal(ctx.req),
+      attribution: input.attribution,
+      host: ctx.req.host,
+      country,
     });
     ctx.reply.setCookie(LEAD_OWNER_COOKIE, ownerToken, {
       httpOnly: true,

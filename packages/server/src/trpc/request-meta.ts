@@ -6,6 +6,12 @@ export function clientIp(req: FastifyRequest): string | null {
   return req.ip || null;
 }
 
+/** A request header's (first) value; undefined when the name is not configured or the header absent. */
+export function headerValue(req: FastifyRequest, name: string | undefined): string | undefined {
+  const value = name ? req.headers[name] : undefined;
+  return Array.isArray(value) ? value[0] : value;
+}
+
 export function userAgent(req: FastifyRequest): string | null {
   const ua = req.headers['user-agent'];
   return ua ? ua.slice(0, 512) : null;

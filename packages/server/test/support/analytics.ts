@@ -13,6 +13,10 @@ export const ROLLUP_TABLES = [
   'analytics_monthly_country',
   'analytics_monthly_referrer',
   'analytics_monthly_country_referrer',
+  'analytics_daily_source',
+  'analytics_monthly_source',
+  'analytics_visit',
+  'analytics_day_visitor',
 ] as const;
 
 /** POST /api/analytics/track as a browser would send it. */
@@ -37,10 +41,13 @@ export async function rollupSnapshot(pool: Pool) {
   const out: Record<string, Record<string, unknown>[]> = {};
   for (const table of ROLLUP_TABLES) {
     const period = table.includes('monthly') ? 'month' : 'day';
-    const { rows } = await pool.query(
-      `select *, ${period}::text as ${period} from ${table} order by 1, 2, 3, 4`,
-    );
-    out[table] = rows;
+    const { rows } = await pool.query(`select *, ${period}::text as ${period} from ${table}`);
+    // prev_steps only tells ingestion which steps were new; the rollups' meaning is in the rest.
+    for (const row of rows) delete row.prev_steps;
+    out[table] = rows
+      .map((row) => JSON.stringify(row))
+      .sort()
+      .map((row) => JSON.parse(row));
   }
   return out as Record<(typeof ROLLUP_TABLES)[number], Record<string, unknown>[]>;
 }
@@ -50,20 +57,23 @@ export type FixtureEvent = {
   type: string;
   country: string | null;
   referrer: string;
+  /** The browser session; each event its own visit when left out. */
+  session?: string;
 };
 
 /** Raw events at given instants (the API always stamps now()); rollups are then rebuilt from them. */
 export async function insertRawEvents(pool: Pool, events: FixtureEvent[]) {
-  for (const e of events) {
+  for (const [i, e] of events.entries()) {
     await pool.query(
       `insert into analytics_event (created_at, event_type, page, referrer, referrer_host, referrer_url, session_id, country)
-       values ($1, $2, 'home', $3, $4, $3, 'fixture', $5)`,
+       values ($1, $2, 'home', $3, $4, $3, $6, $5)`,
       [
         e.at,
         e.type,
         e.referrer,
         e.referrer === 'direct' ? 'direct' : new URL(e.referrer).hostname,
         e.country,
+        e.session ?? `fixture-${e.at}-${i}`,
       ],
     );
   }

@@ -20,5 +20,15 @@ export const AnalyticsEvent = defineEntity({
     referrerUrl: p.text().nullable(),
     sessionId: p.text(),
     country: p.text().nullable(),
+    // Issue 15: the day's cookieless visitor id and the visit's attribution (reporting only).
+    visitorId: p.bigint().nullable(),
+    channel: p.text().nullable(),
+    source: p.text().nullable(),
+    utmSource: p.text().nullable(),
+    utmMedium: p.text().nullable(),
+    utmCampaign: p.text().nullable(),
+    utmTerm: p.text().nullable(),
+    utmContent: p.text().nullable(),
+    clickIdType: p.text().nullable(),
   },
 });

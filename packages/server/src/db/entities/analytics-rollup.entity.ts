@@ -89,3 +89,86 @@ export const AnalyticsMonthlyCountryReferrer = defineEntity({
     count: p.bigint(),
   },
 });
+
+// Visits and attribution (issue 15, ADR 055).
+
+/** Today's secret salt of the cookieless visitor id (older ones are deleted at rotation). */
+export const AnalyticsSalt = defineEntity({
+  name: 'AnalyticsSalt',
+  tableName: 'analytics_salt',
+  properties: {
+    day: p.date().primary(),
+    salt: p.blob(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+/** One visit (browser session) per day: its attribution and the funnel steps reached, as bits. */
+export const AnalyticsVisit = defineEntity({
+  name: 'AnalyticsVisit',
+  tableName: 'analytics_visit',
+  primaryKeys: ['day', 'sessionId'],
+  properties: {
+    day: p.date().primary(),
+    sessionId: p.text().primary(),
+    visitorId: p.bigint().nullable(),
+    country: p.text(),
+    channel: p.text(),
+    source: p.text(),
+    campaign: p.text(),
+    referrer: p.text(),
+    steps: p.smallint(),
+    prevSteps: p.smallint().default(0),
+  },
+});
+
+export const AnalyticsDayVisitor = defineEntity({
+  name: 'AnalyticsDayVisitor',
+  tableName: 'analytics_day_visitor',
+  primaryKeys: ['day', 'visitorId', 'country', 'channel', 'source', 'campaign'],
+  properties: {
+    day: p.date().primary(),
+    visitorId: p.bigint().primary(),
+    country: p.text().primary(),
+    channel: p.text().primary(),
+    source: p.text().primary(),
+    campaign: p.text().primary(),
+  },
+});
+
+const sourceCounts = () => ({
+  visits: p.bigint().default(0),
+  visitors: p.bigint().default(0),
+  pageViews: p.bigint().default(0),
+  surveyStarts: p.bigint().default(0),
+  formSubmits: p.bigint().default(0),
+  stateClicks: p.bigint().default(0),
+});
+
+export const AnalyticsDailySource = defineEntity({
+  name: 'AnalyticsDailySource',
+  tableName: 'analytics_daily_source',
+  primaryKeys: ['day', 'country', 'channel', 'source', 'campaign'],
+  properties: {
+    day: p.date().primary(),
+    country: p.text().primary(),
+    channel: p.text().primary(),
+    source: p.text().primary(),
+    campaign: p.text().primary(),
+    ...sourceCounts(),
+  },
+});
+
+export const AnalyticsMonthlySource = defineEntity({
+  name: 'AnalyticsMonthlySource',
+  tableName: 'analytics_monthly_source',
+  primaryKeys: ['month', 'country', 'channel', 'source', 'campaign'],
+  properties: {
+    month: p.date().primary(),
+    country: p.text().primary(),
+    channel: p.text().primary(),
+    source: p.text().primary(),
+    campaign: p.text().primary(),
+    ...sourceCounts(),
+  },
+});

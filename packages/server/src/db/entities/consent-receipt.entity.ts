@@ -15,6 +15,8 @@ export const ConsentReceipt = defineEntity({
     pageUrl: p.text().nullable(),
     trustedFormUrl: p.text().nullable(),
     gpc: p.boolean(),
+    /** UTM parameters, click ids and landing referrer (issue 15). */
+    attribution: p.json().nullable(),
     createdAt: p.datetime(),
   },
 });

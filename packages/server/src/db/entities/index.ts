@@ -5,10 +5,15 @@ import {
   AnalyticsDailyCountry,
   AnalyticsDailyCountryReferrer,
   AnalyticsDailyReferrer,
+  AnalyticsDailySource,
   AnalyticsDailyType,
+  AnalyticsDayVisitor,
   AnalyticsMonthlyCountry,
   AnalyticsMonthlyCountryReferrer,
   AnalyticsMonthlyReferrer,
+  AnalyticsMonthlySource,
+  AnalyticsSalt,
+  AnalyticsVisit,
 } from './analytics-rollup.entity';
 import { ApiLead } from './api-lead.entity';
 import { AppSecret } from './app-secret.entity';
@@ -32,6 +37,11 @@ export const entities = [
   AnalyticsMonthlyCountry,
   AnalyticsMonthlyReferrer,
   AnalyticsMonthlyCountryReferrer,
+  AnalyticsSalt,
+  AnalyticsVisit,
+  AnalyticsDayVisitor,
+  AnalyticsDailySource,
+  AnalyticsMonthlySource,
   AdminUser,
   AdminSession,
   AppSecret,

@@ -33,6 +33,14 @@ export const WebsiteLead = defineEntity({
     /** The browser sent Global Privacy Control (Sec-GPC: 1) at submit: do not sell or share. */
     doNotSell: p.boolean().default(false),
     ownerTokenHash: p.text().nullable().hidden(),
+    // Where the visit came from (issue 15): derived channel, reported source, utm_medium, utm_campaign,
+    // everything captured, and the visitor's country from the IP.
+    channel: p.text().nullable(),
+    source: p.text().nullable(),
+    medium: p.text().nullable(),
+    campaign: p.text().nullable(),
+    attribution: p.json().nullable(),
+    country: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

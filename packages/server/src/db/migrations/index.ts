@@ -7,6 +7,7 @@ import { Migration20261122031000_analytics_monthly_rollups } from './Migration20
 import { Migration20261122040000_consent_partner } from './Migration20261122040000_consent_partner';
 import { Migration20261123100000_one_statement_writes } from './Migration20261123100000_one_statement_writes';
 import { Migration20261123110000_lead_search } from './Migration20261123110000_lead_search';
+import { Migration20261124100000_attribution } from './Migration20261124100000_attribution';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261123100000_one_statement_writes,
   },
   { name: 'Migration20261123110000_lead_search', class: Migration20261123110000_lead_search },
+  { name: 'Migration20261124100000_attribution', class: Migration20261124100000_attribution },
 ];

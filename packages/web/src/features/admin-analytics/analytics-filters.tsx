@@ -1,4 +1,4 @@
-import { Button, Grid, Group, NativeSelect, Paper, TextInput } from '@mantine/core';
+import { Button, Grid, Group, NativeSelect, Paper, Text, TextInput } from '@mantine/core';
 import {
   ANALYTICS_TEXTS,
   DATE_PRESETS,
@@ -6,14 +6,43 @@ import {
   EVENT_TYPE_LABELS,
   presetRange,
 } from '@uf/shared/analytics-dashboard';
+import { CHANNELS } from '@uf/shared/channel';
 import { countryName } from './format';
 
 const T = ANALYTICS_TEXTS.filters;
 
-export type Filters = { startDate: string; endDate: string; eventType: string; country: string };
+export type Filters = {
+  startDate: string;
+  endDate: string;
+  eventType: string;
+  country: string;
+  channel: string;
+  source: string;
+  campaign: string;
+};
 
-/** Spec §4: empty dates and 'all' for event type and country. */
-export const DEFAULT_FILTERS: Filters = { startDate: '', endDate: '', eventType: 'all', country: 'all' };
+/** Spec §4: empty dates and 'all' for event type and country (and the attribution filters, issue 15). */
+export const DEFAULT_FILTERS: Filters = {
+  startDate: '',
+  endDate: '',
+  eventType: 'all',
+  country: 'all',
+  channel: 'all',
+  source: 'all',
+  campaign: 'all',
+};
+
+const A = ANALYTICS_TEXTS.attributionFilters;
+const CHANNEL_OPTIONS = [
+  { value: 'all', label: A.allChannels },
+  ...CHANNELS.map((c) => ({ value: c, label: c })),
+];
+
+/** The options of a select: 'all' first, then the values seen, the chosen one kept when not among them. */
+function optionsOf(all: string, values: readonly string[], chosen: string, label = (v: string) => v) {
+  const list = chosen !== 'all' && !values.includes(chosen) ? [...values, chosen] : values;
+  return [{ value: 'all', label: all }, ...list.map((v) => ({ value: v, label: label(v) }))];
+}
 
 export function isRangeInverted(f: Filters): boolean {
   return Boolean(f.startDate && f.endDate && f.endDate < f.startDate);
@@ -27,19 +56,21 @@ const EVENT_OPTIONS = [
 export function AnalyticsFilters({
   value,
   countries,
+  sources,
+  campaigns,
   onChange,
 }: {
   value: Filters;
   /** Country codes offered (spec §9: taken from topCountries). */
   countries: readonly string[];
+  /** Sources and campaigns offered: the ones in the sources table. */
+  sources: readonly string[];
+  campaigns: readonly string[];
   onChange(next: Filters): void;
 }) {
   const set = (key: keyof Filters) => (event: { currentTarget: { value: string } }) =>
     onChange({ ...value, [key]: event.currentTarget.value });
-  const countryOptions = [
-    { value: 'all', label: T.allCountries },
-    ...countries.map((code) => ({ value: code, label: countryName(code) })),
-  ];
+  const countryOptions = optionsOf(T.allCountries, countries, value.country, countryName);
   return (
     <Paper withBorder p="md" radius="md">
       <Grid align="flex-end">
@@ -82,6 +113,40 @@ export function AnalyticsFilters({
           <Button variant="default" fullWidth onClick={() => onChange(DEFAULT_FILTERS)}>
             {T.clear}
           </Button>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 4, md: 2.5 }}>
+          <NativeSelect
+            label={A.channel}
+            data={CHANNEL_OPTIONS}
+            value={value.channel}
+            onChange={set('channel')}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 4, md: 2.5 }}>
+          <NativeSelect
+            label={A.source}
+            data={optionsOf(A.allSources, sources, value.source)}
+            value={value.source}
+            onChange={set('source')}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 4, md: 2.5 }}>
+          <NativeSelect
+            label={A.campaign}
+            data={optionsOf(
+              A.allCampaigns,
+              campaigns,
+              value.campaign,
+              (c) => c || ANALYTICS_TEXTS.sources.noCampaign,
+            )}
+            value={value.campaign}
+            onChange={set('campaign')}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4.5 }}>
+          <Text size="xs" c="dimmed">
+            {A.note}
+          </Text>
         </Grid.Col>
       </Grid>
       <Group gap="xs" mt="sm" role="group" aria-label="Date presets">

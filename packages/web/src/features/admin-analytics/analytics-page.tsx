@@ -12,42 +12,67 @@ import {
   Title,
 } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import type { AnalyticsQueryInput } from '@uf/shared/analytics.schema';
-import { ANALYTICS_TEXTS } from '@uf/shared/analytics-dashboard';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { ANALYTICS_TEXTS, formatChange } from '@uf/shared/analytics-dashboard';
+import { type AnalyticsQueryInput, analyticsQuerySchema } from '@uf/shared/analytics-query.schema';
 import { ANALYTICS_REFRESH_MS } from '@uf/shared/constants';
-import { useEffect, useRef, useState } from 'react';
+import { PAGES } from '@uf/shared/pages';
+import { useEffect, useMemo, useState } from 'react';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { DailyActivityChart, TopCountriesChart } from './analytics-charts';
 import { AnalyticsFilters, DEFAULT_FILTERS, type Filters, isRangeInverted } from './analytics-filters';
 import { formatCount } from './format';
+import { Funnel } from './funnel';
+import { SourcesTable } from './sources-table';
 import { TopReferrers } from './top-referrers';
 
 const isUnauthorized = (err: unknown) => appErrorOf(err)?.error === 'unauthorized';
 
 /** Spec §5: empty values and 'all' are dropped and not sent. */
 function toQuery(f: Filters): AnalyticsQueryInput {
-  const query: AnalyticsQueryInput = {};
-  if (f.startDate) query.startDate = f.startDate;
-  if (f.endDate) query.endDate = f.endDate;
-  if (f.eventType !== 'all') query.eventType = f.eventType as AnalyticsQueryInput['eventType'];
-  if (f.country !== 'all') query.country = f.country;
-  return query;
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(f)) if (value !== '' && value !== 'all') query[key] = value;
+  return query as AnalyticsQueryInput;
+}
+
+/**
+ * The filters a dashboard URL holds (issue 15: bookmarkable, shareable, Back/Forward), each checked by
+ * the shared schema: a value it refuses falls back to its default instead of breaking the page.
+ */
+export function filtersFromSearch(search: Record<string, unknown>): Filters {
+  const filters: Filters = { ...DEFAULT_FILTERS };
+  for (const key of Object.keys(DEFAULT_FILTERS) as (keyof Filters)[]) {
+    const value = search[key];
+    if (typeof value === 'string' || typeof value === 'number') filters[key] = String(value);
+  }
+  const parsed = analyticsQuerySchema.safeParse(toQuery(filters));
+  if (parsed.success) return filters;
+  for (const issue of parsed.error.issues) {
+    const key = issue.path[0];
+    if (typeof key === 'string' && key in filters)
+      filters[key as keyof Filters] = DEFAULT_FILTERS[key as keyof Filters];
+  }
+  return analyticsQuerySchema.safeParse(toQuery(filters)).success ? filters : { ...DEFAULT_FILTERS };
 }
 
 export function AnalyticsPage() {
   usePageMeta({ title: ANALYTICS_TEXTS.title, description: ANALYTICS_TEXTS.subtitle });
   const navigate = useNavigate();
-  const [filters, setFilters] = useState<Filters>(DEFAULT_FILTERS);
+  const search = useSearch({ strict: false }) as Record<string, unknown>;
+  // The URL holds the applied filters; the form may briefly hold an inverted range, which is not applied.
+  const applied = useMemo(() => filtersFromSearch(search), [search]);
+  const [filters, setFilters] = useState<Filters>(applied);
+  useEffect(() => setFilters(applied), [applied]);
+  const changeFilters = (next: Filters) => {
+    setFilters(next);
+    if (!isRangeInverted(next)) void navigate({ to: PAGES.adminAnalytics, search: toQuery(next) });
+  };
 
   // Spec §7: the auth check is never served from cache.
   const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
 
-  // While End Date is before Start Date the field shows why, and the last valid filters stay applied.
-  const applied = useRef(DEFAULT_FILTERS);
-  if (!isRangeInverted(filters)) applied.current = filters;
-  const query = toQuery(applied.current);
+  const query = toQuery(applied);
 
   const analytics = trpc.analytics.summary.useQuery(query, {
     enabled: session.isSuccess,
@@ -65,6 +90,20 @@ export function AnalyticsPage() {
       setCountries(analytics.data.topCountries.map((c) => c.country));
     }
   }, [analytics.data, analytics.isPlaceholderData, query.country]);
+  // The same for the source and campaign lists: taken from a sources table not narrowed by them.
+  const [attribution, setAttribution] = useState<{ sources: string[]; campaigns: string[] }>({
+    sources: [],
+    campaigns: [],
+  });
+  useEffect(() => {
+    if (analytics.data && !analytics.isPlaceholderData && !query.source && !query.campaign) {
+      const rows = analytics.data.sources;
+      setAttribution({
+        sources: [...new Set(rows.map((r) => r.source))].sort(),
+        campaigns: [...new Set(rows.map((r) => r.campaign))].sort(),
+      });
+    }
+  }, [analytics.data, analytics.isPlaceholderData, query.source, query.campaign]);
 
   const signedOut = isUnauthorized(session.error) || isUnauthorized(analytics.error);
   useEffect(() => {
@@ -96,14 +135,49 @@ export function AnalyticsPage() {
   }
 
   const data = analytics.data;
+  const { current, previous } = data.comparison;
   const cards = [
-    { ...ANALYTICS_TEXTS.cards.pageViews, value: data.totalPageViews },
-    { ...ANALYTICS_TEXTS.cards.clicks, value: data.totalClicks },
-    { ...ANALYTICS_TEXTS.cards.surveyStarts, value: data.totalSurveyStarts },
-    { ...ANALYTICS_TEXTS.cards.countries, value: data.uniqueCountries },
+    {
+      ...ANALYTICS_TEXTS.cards.pageViews,
+      value: data.totalPageViews,
+      now: current.pageViews,
+      before: previous.pageViews,
+    },
+    {
+      ...ANALYTICS_TEXTS.cards.clicks,
+      value: data.totalClicks,
+      now: current.clicks,
+      before: previous.clicks,
+    },
+    {
+      ...ANALYTICS_TEXTS.cards.surveyStarts,
+      value: data.totalSurveyStarts,
+      now: current.surveyStarts,
+      before: previous.surveyStarts,
+    },
+    {
+      ...ANALYTICS_TEXTS.cards.countries,
+      value: data.uniqueCountries,
+      now: current.countries,
+      before: previous.countries,
+    },
+    {
+      ...ANALYTICS_TEXTS.visitorCards.visitors,
+      value: data.totalVisitors,
+      now: current.visitors,
+      before: previous.visitors,
+    },
+    {
+      ...ANALYTICS_TEXTS.visitorCards.visits,
+      value: data.totalVisits,
+      now: current.visits,
+      before: previous.visits,
+    },
   ];
-  const countryOptions =
-    query.country && !countries.includes(query.country) ? [...countries, query.country] : countries;
+  const periodDays =
+    Math.round((Date.parse(data.comparison.endDate) - Date.parse(data.comparison.startDate)) / 86_400_000) +
+    1;
+  const countryOptions = countries;
 
   return (
     <Container size="xl" py="xl">
@@ -118,25 +192,57 @@ export function AnalyticsPage() {
           </Button>
         </Group>
 
-        <AnalyticsFilters value={filters} countries={countryOptions} onChange={setFilters} />
+        <AnalyticsFilters
+          value={filters}
+          countries={countryOptions}
+          sources={attribution.sources}
+          campaigns={attribution.campaigns}
+          onChange={changeFilters}
+        />
 
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-          {cards.map((card) => (
-            <Paper key={card.title} withBorder p="md" radius="md" role="group" aria-label={card.title}>
-              <Text size="sm" c="dimmed" fw={500}>
-                {card.title}
-              </Text>
-              <Text fz={28} fw={700} data-testid="card-value">
-                {formatCount(card.value)}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {card.caption}
-              </Text>
-            </Paper>
-          ))}
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 6 }}>
+          {cards.map((card) => {
+            const change = formatChange(card.now, card.before, periodDays);
+            return (
+              <Paper key={card.title} withBorder p="md" radius="md" role="group" aria-label={card.title}>
+                <Text size="sm" c="dimmed" fw={500}>
+                  {card.title}
+                </Text>
+                <Text fz={28} fw={700} data-testid="card-value">
+                  {formatCount(card.value)}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {card.caption}
+                </Text>
+                <Text
+                  size="xs"
+                  fw={600}
+                  mt={4}
+                  c={change.direction === 'up' ? 'teal.9' : change.direction === 'down' ? 'red.9' : 'gray.7'}
+                  data-testid="card-change"
+                  title={`${formatCount(card.now)} (${data.comparison.startDate} – ${data.comparison.endDate}) vs ${formatCount(card.before)} (${data.comparison.previousStartDate} – ${data.comparison.previousEndDate})`}
+                >
+                  {change.text}
+                </Text>
+              </Paper>
+            );
+          })}
         </SimpleGrid>
 
         <DailyActivityChart days={data.dailyViews} />
+
+        <Funnel steps={data.funnel} />
+        <SourcesTable
+          rows={data.sources}
+          onPick={(row) =>
+            changeFilters({
+              ...filters,
+              channel: row.channel,
+              source: row.source,
+              campaign: row.campaign || 'all',
+            })
+          }
+        />
 
         <Grid>
           <Grid.Col span={{ base: 12, md: 6 }}>

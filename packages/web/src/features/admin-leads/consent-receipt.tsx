@@ -42,6 +42,15 @@ const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
 const orDash = (v: string | null) => v ?? '—';
 
 function ConsentReceiptDialog({ leadId, onClose }: { leadId: string; onClose: () => void }) {
+  return (
+    <Modal opened onClose={onClose} title="Consent receipt" size="lg">
+      <ConsentReceiptDetails leadId={leadId} onClose={onClose} />
+    </Modal>
+  );
+}
+
+/** The receipt itself: in its own dialog (from the Certification ID) and in the lead drawer. */
+export function ConsentReceiptDetails({ leadId, onClose }: { leadId: string; onClose?: () => void }) {
   const receipt = trpc.privacy.consentReceipt.useQuery(
     { id: leadId },
     { staleTime: Number.POSITIVE_INFINITY },
@@ -78,7 +87,7 @@ function ConsentReceiptDialog({ leadId, onClose }: { leadId: string; onClose: ()
       ]
     : [];
   return (
-    <Modal opened onClose={onClose} title="Consent receipt" size="lg">
+    <>
       {receipt.isLoading ? (
         <Group justify="center" p="md">
           <Loader size="sm" />
@@ -115,11 +124,11 @@ function ConsentReceiptDialog({ leadId, onClose }: { leadId: string; onClose: ()
             <Button variant="default" onClick={() => saveJson(r, `consent-receipt-${r.id}.json`)}>
               Download JSON
             </Button>
-            <Button onClick={onClose}>Close</Button>
+            {onClose ? <Button onClick={onClose}>Close</Button> : null}
           </Group>
         </Stack>
       ) : null}
-    </Modal>
+    </>
   );
 }
 

@@ -1,13 +1,17 @@
-import { Button, type ButtonProps, Group, Title } from '@mantine/core';
+import { Button, type ButtonProps, Group, Loader, Menu, Title } from '@mantine/core';
 
-/** One header button. The dashboard's list lives in dashboardActions(); add a button there. */
+/** One header action. The dashboard's list lives in dashboardActions(); add an action there. */
 export type HeaderAction = {
   key: string;
   label: string;
   onClick: () => void;
+  /** Shown as a button beside the menu; every other action is an item of the "More actions" menu. */
+  isButton?: boolean;
   color?: ButtonProps['color'];
   variant?: ButtonProps['variant'];
   loading?: boolean;
+  /** Starts a new group in the menu (a divider above it). */
+  startsGroup?: boolean;
 };
 
 export type DashboardActionHandlers = {
@@ -30,7 +34,9 @@ export type DashboardActionHandlers = {
 };
 
 /** Spec §2: bulk delete (only with a selection, labelled with the count), Refresh, Export CSV,
- * Backup Database, Analytics, Logout — in that order. */
+ * Backup Database, Analytics, Logout — in that order, under the spec's labels. Issue 16 groups them:
+ * the daily action (Export CSV) and the bulk delete of a selection stay buttons, the rest is one menu
+ * (ADR 054). */
 export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
   const actions: HeaderAction[] = [];
   if (h.selectedCount > 0) {
@@ -38,34 +44,32 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
       key: 'bulk-delete',
       label: `Delete Selected (${h.selectedCount.toLocaleString()})`,
       onClick: h.onBulkDelete,
+      isButton: true,
       color: 'red',
       loading: h.isDeleting,
     });
   }
   actions.push(
-    { key: 'refresh', label: 'Refresh', onClick: h.onRefresh, variant: 'default', loading: h.isRefreshing },
-    { key: 'export', label: 'Export CSV', onClick: h.onExport, variant: 'default', loading: h.isExporting },
-    {
-      key: 'backup',
-      label: 'Backup Database',
-      onClick: h.onBackup,
-      variant: 'default',
-      loading: h.isBackingUp,
-    },
-    { key: 'analytics', label: 'Analytics', onClick: h.onAnalytics, variant: 'default' },
-    { key: 'data-requests', label: 'Data Requests', onClick: h.onDataRequests, variant: 'default' },
-    { key: 'audit-log', label: 'Audit Log', onClick: h.onAuditLog, variant: 'default' },
-    { key: 'logout', label: 'Logout', onClick: h.onLogout, variant: 'outline', loading: h.isLoggingOut },
+    { key: 'refresh', label: 'Refresh', onClick: h.onRefresh, loading: h.isRefreshing },
+    { key: 'export', label: 'Export CSV', onClick: h.onExport, isButton: true, loading: h.isExporting },
+    { key: 'backup', label: 'Backup Database', onClick: h.onBackup, loading: h.isBackingUp },
+    { key: 'analytics', label: 'Analytics', onClick: h.onAnalytics, startsGroup: true },
+    { key: 'data-requests', label: 'Data Requests', onClick: h.onDataRequests },
+    { key: 'audit-log', label: 'Audit Log', onClick: h.onAuditLog },
+    { key: 'logout', label: 'Logout', onClick: h.onLogout, loading: h.isLoggingOut, startsGroup: true },
   );
   return actions;
 }
 
 export function DashboardHeader({ title, actions }: { title: string; actions: HeaderAction[] }) {
+  const buttons = actions.filter((a) => a.isButton);
+  const items = actions.filter((a) => !a.isButton);
+  const isBusy = items.some((a) => a.loading);
   return (
     <Group justify="space-between" align="center">
       <Title order={1}>{title}</Title>
       <Group gap="xs">
-        {actions.map((a) => (
+        {buttons.map((a) => (
           <Button
             key={a.key}
             onClick={a.onClick}
@@ -76,6 +80,38 @@ export function DashboardHeader({ title, actions }: { title: string; actions: He
             {a.label}
           </Button>
         ))}
+        <Menu
+          position="bottom-end"
+          shadow="md"
+          // Rendered at the end of the page's main landmark (not of <body>, outside every landmark, nor
+          // inside a card that would clip it), without Mantine's focusable placeholder, which a menu
+          // may not contain.
+          portalProps={{ target: 'main' }}
+          withInitialFocusPlaceholder={false}
+        >
+          <Menu.Target>
+            <Button
+              variant="default"
+              rightSection={isBusy ? <Loader size={14} /> : <span aria-hidden="true">▾</span>}
+            >
+              More actions
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {items.flatMap((a, i) => [
+              ...(a.startsGroup && i > 0 ? [<Menu.Divider key={`${a.key}-divider`} />] : []),
+              <Menu.Item
+                key={a.key}
+                onClick={a.onClick}
+                color={a.color}
+                disabled={a.loading}
+                rightSection={a.loading ? <Loader size={14} /> : undefined}
+              >
+                {a.label}
+              </Menu.Item>,
+            ])}
+          </Menu.Dropdown>
+        </Menu>
       </Group>
     </Group>
   );

@@ -2,18 +2,24 @@ import { Anchor, Badge, Text } from '@mantine/core';
 import type { AdminApiLead, AdminWebsiteLead, ApiLeadField, WebsiteLeadField } from '@uf/shared/admin-leads';
 import { formatPhoneForReading } from '@uf/shared/data-request.schema';
 import type { ReactNode } from 'react';
+import type { ChoosableColumn } from './column-choice';
 import { ConsentReceiptLink, OptOutFlag } from './consent-receipt';
 
 // The tables' columns as data: one entry per column, in display order. Adding a column (say, an
-// opted-out flag) is one entry here; the table, its sorting and its header follow.
+// opted-out flag) is one entry here; the table, its sorting, its header, the column chooser and the
+// lead drawer follow. A new column is hidden until the admin picks it in the chooser, unless its
+// entry says `shownByDefault` (each table's default stays at ten columns or fewer: ADR 054).
 
-export type LeadColumn<T> = {
-  key: string;
-  label: string;
+export type LeadColumn<T> = ChoosableColumn & {
   /** Server-side sort field; columns without one are not sortable. */
   sortField?: string;
   render: (row: T) => ReactNode;
+  /** How the lead drawer shows the value, when not as in the table. */
+  renderDetail?: (row: T) => ReactNode;
 };
+
+/** Marks a column as part of its table's default set. */
+const byDefault = <C extends ChoosableColumn>(column: C): C => ({ ...column, shownByDefault: true });
 
 export const FULL_WIDTH_BADGE = {
   root: { overflow: 'visible', maxWidth: 'none' },
@@ -97,50 +103,60 @@ const ws = sharedColumns<AdminWebsiteLead>();
 
 export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
   ws.id,
-  ws.firstName,
-  ws.lastName,
-  w('email', 'Email'),
-  ws.phone,
+  byDefault(ws.firstName),
+  byDefault(ws.lastName),
+  byDefault(w('email', 'Email')),
+  byDefault(ws.phone),
   ws.streetAddress,
   w('zipCode', 'ZIP Code'),
-  ws.state,
+  byDefault(ws.state),
   ws.birthMonth,
   ws.birthDay,
   ws.birthYear,
   w('optInDate', 'Opt-In Date'),
   w('optInTime', 'Opt-In Time'),
-  // The certification id is the consent receipt's id: it opens the receipt (issue 6).
-  w('certificationId', 'Certification ID', (r) =>
-    r.certificationId ? <ConsentReceiptLink leadId={r.id} certificationId={r.certificationId} /> : '—',
-  ),
+  // The certification id is the consent receipt's id: it opens the receipt (issue 6). The drawer shows
+  // the receipt itself, so there it is plain text.
+  {
+    ...w('certificationId', 'Certification ID', (r) =>
+      r.certificationId ? <ConsentReceiptLink leadId={r.id} certificationId={r.certificationId} /> : '—',
+    ),
+    renderDetail: (r: AdminWebsiteLead) => (r.certificationId ? mono(r.certificationId) : '—'),
+  },
   w('leadSource', 'Lead Source'),
-  w('tcpaCompliant', 'TCPA', (r) => <TcpaBadge value={r.tcpaCompliant} />),
+  // Spec §2: a TCPA badge on every row, so the chooser cannot hide it.
+  { ...w('tcpaCompliant', 'TCPA', (r) => <TcpaBadge value={r.tcpaCompliant} />), alwaysShown: true },
   w('consentGiven', 'Consent', (r) => (r.consentGiven ? 'Yes' : 'No')),
-  ws.optedOut,
+  byDefault(ws.optedOut),
   w('doNotSell', 'Do Not Sell', (r) => (
     <OptOutFlag value={r.doNotSell} title="Global Privacy Control: do not sell or share" color="orange" />
   )),
   ws.beneficiary,
   w('ipAddress', 'IP Address'),
   ws.trustedFormUrl,
-  ws.createdAt,
+  // Where the visit came from (issue 15): channel and campaign by default, source and medium on demand.
+  byDefault(w('channel', 'Channel')),
+  w('source', 'Source'),
+  w('medium', 'Medium'),
+  byDefault(w('campaign', 'Campaign')),
+  byDefault(ws.createdAt),
 ];
 
 const as = sharedColumns<AdminApiLead>();
 
 export const API_LEAD_COLUMNS: ApiColumn[] = [
   as.id,
-  as.firstName,
-  as.lastName,
+  byDefault(as.firstName),
+  byDefault(as.lastName),
   as.streetAddress,
-  field<AdminApiLead>()('city', 'City'),
-  as.state,
-  as.phone,
+  byDefault(field<AdminApiLead>()('city', 'City')),
+  byDefault(as.state),
+  byDefault(as.phone),
   as.birthMonth,
   as.birthDay,
   as.birthYear,
-  as.beneficiary,
-  as.optedOut,
-  as.trustedFormUrl,
-  as.createdAt,
+  byDefault(as.beneficiary),
+  byDefault(as.optedOut),
+  byDefault(as.trustedFormUrl),
+  byDefault(as.createdAt),
 ];

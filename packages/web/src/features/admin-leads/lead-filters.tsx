@@ -1,5 +1,6 @@
 import { Card, NativeSelect, SimpleGrid, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
+import { CHANNELS } from '@uf/shared/channel';
 import { ADMIN_API_LEAD_BIRTH_YEARS, ADMIN_LEAD_BIRTH_YEARS } from '@uf/shared/constants';
 import { US_STATE_CODES } from '@uf/shared/state-sites';
 import { useEffect, useState } from 'react';
@@ -44,6 +45,15 @@ export const WEBSITE_FILTER_FIELDS: FilterField[] = [
       { value: 'false', label: 'No' },
     ],
   },
+  // Where the lead's visit came from (issue 15).
+  {
+    key: 'channel',
+    label: 'Channel',
+    type: 'select',
+    options: [{ value: 'all', label: 'All Channels' }, ...CHANNELS.map((c) => ({ value: c, label: c }))],
+  },
+  { key: 'source', label: 'Source', type: 'search', placeholder: 'e.g. google' },
+  { key: 'campaign', label: 'Campaign', type: 'search', placeholder: 'Exact campaign name' },
 ];
 
 export const API_FILTER_FIELDS: FilterField[] = [
@@ -70,7 +80,7 @@ export function LeadFilters({
       <Title order={3} size="h5" mb="sm">
         {title}
       </Title>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: fields.length }} spacing="sm">
+      <SimpleGrid cols={{ base: 1, xs: 2, md: Math.min(fields.length, 5) }} spacing="sm">
         {fields.map((field) =>
           field.type === 'select' ? (
             <NativeSelect

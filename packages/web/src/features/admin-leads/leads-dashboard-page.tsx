@@ -9,6 +9,7 @@ import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { AuditLogDialog } from './audit-log-dialog';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
+import { ConsentReceiptDetails } from './consent-receipt';
 import { DashboardHeader, dashboardActions } from './dashboard-header';
 import { DataRequestDialog } from './data-request-dialog';
 import { API_LEAD_COLUMNS, WEBSITE_LEAD_COLUMNS } from './lead-columns';
@@ -109,33 +110,49 @@ export function LeadsDashboardPage() {
       <Stack gap="lg">
         <DashboardHeader title="Leads Dashboard" actions={actions} />
 
-        <section aria-label="Website leads">
-          <LeadsSection
-            cards={[
-              { label: 'Total Leads', value: ws?.totalLeads },
-              { label: 'Daily Leads', value: ws?.dailyLeads },
-              { label: 'Weekly Leads', value: ws?.weeklyLeads },
-              { label: 'Monthly Leads', value: ws?.monthlyLeads },
-              {
-                label: 'Consent Rate',
-                value: ws ? `${ws.consentRate}%` : undefined,
-                // The form cannot be sent without consent, so new leads always count: say what it measures.
-                definition: 'Website leads stored with marketing consent, of all website leads',
-              },
-            ]}
-            statsError={website.stats.isError ? ADMIN_TOASTS.fetchStatsFailed : undefined}
-            filterTitle="Filters"
-            filterFields={WEBSITE_FILTER_FIELDS}
-            texts={{
-              title: 'Leads Data',
-              loading: 'Loading leads...',
-              empty: 'No leads found',
-              fetchFailed: ADMIN_TOASTS.fetchLeadsFailed,
-              rowName: (row) => `lead ${fullName(row)}`,
-            }}
-            columns={WEBSITE_LEAD_COLUMNS}
-            leads={website}
-          />
+        <section aria-labelledby="website-leads-heading">
+          <Stack gap="lg">
+            <Title order={2} id="website-leads-heading">
+              Website Leads
+            </Title>
+            <LeadsSection
+              cards={[
+                { label: 'Total Leads', value: ws?.totalLeads },
+                { label: 'Daily Leads', value: ws?.dailyLeads },
+                { label: 'Weekly Leads', value: ws?.weeklyLeads },
+                { label: 'Monthly Leads', value: ws?.monthlyLeads },
+                {
+                  label: 'Consent Rate',
+                  value: ws ? `${ws.consentRate}%` : undefined,
+                  // The form cannot be sent without consent, so new leads always count: say what it measures.
+                  definition: 'Website leads stored with marketing consent, of all website leads',
+                },
+              ]}
+              statsError={website.stats.isError ? ADMIN_TOASTS.fetchStatsFailed : undefined}
+              filterTitle="Filters"
+              filterFields={WEBSITE_FILTER_FIELDS}
+              texts={{
+                title: 'Leads Data',
+                loading: 'Loading leads...',
+                empty: 'No leads found',
+                fetchFailed: ADMIN_TOASTS.fetchLeadsFailed,
+                rowName: (row) => `lead ${fullName(row)}`,
+                drawerTitle: (row) => `Lead ${fullName(row)}`,
+              }}
+              columnsStorageKey="uf.admin.columns.website-leads"
+              columns={WEBSITE_LEAD_COLUMNS}
+              drawerExtra={{
+                heading: 'Consent receipt',
+                render: (row) =>
+                  row.certificationId ? (
+                    <ConsentReceiptDetails leadId={row.id} />
+                  ) : (
+                    <Text c="gray.7">No consent receipt was recorded for this lead.</Text>
+                  ),
+              }}
+              leads={website}
+            />
+          </Stack>
         </section>
 
         <Divider my="md" />
@@ -161,7 +178,9 @@ export function LeadsDashboardPage() {
                 empty: 'No API leads found',
                 fetchFailed: ADMIN_TOASTS.fetchApiLeadsFailed,
                 rowName: (row) => `API lead ${fullName(row)}`,
+                drawerTitle: (row) => `API lead ${fullName(row)}`,
               }}
+              columnsStorageKey="uf.admin.columns.api-leads"
               columns={API_LEAD_COLUMNS}
               leads={api}
               tableActions={

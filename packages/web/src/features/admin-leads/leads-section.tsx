@@ -20,7 +20,9 @@ export function LeadsSection<T extends { id: string }>(props: {
   filterTitle: string;
   filterFields: FilterField[];
   texts: LeadsTableTexts<T>;
+  columnsStorageKey: string;
   columns: LeadColumn<T>[];
+  drawerExtra?: { heading: string; render: (row: T) => ReactNode };
   leads: Leads<T>;
   tableActions?: ReactNode;
 }) {
@@ -36,7 +38,9 @@ export function LeadsSection<T extends { id: string }>(props: {
       />
       <LeadsTable
         texts={props.texts}
+        columnsStorageKey={props.columnsStorageKey}
         columns={props.columns}
+        drawerExtra={props.drawerExtra}
         listing={leads.listing}
         rows={leads.rows}
         total={leads.list.data?.total}

@@ -13,8 +13,11 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { PAGE_SIZES } from '@uf/shared/admin-leads';
-import type { ReactNode } from 'react';
+import { type MouseEvent, type ReactNode, useState } from 'react';
+import { useColumnChoice } from './column-choice';
+import { ColumnChooser } from './column-chooser';
 import type { LeadColumn } from './lead-columns';
+import { LeadDrawer } from './lead-drawer';
 import type { LeadListing } from './use-lead-listing';
 
 export type LeadsTableTexts<T> = {
@@ -23,13 +26,19 @@ export type LeadsTableTexts<T> = {
   loading: string;
   empty: string;
   fetchFailed: string;
-  /** Accessible name of a row's checkbox and delete button, e.g. "lead Jane Doe". */
+  /** Accessible name of a row's checkbox and buttons, e.g. "lead Jane Doe". */
   rowName: (row: T) => string;
+  /** The lead drawer's title, e.g. "Lead Jane Doe". */
+  drawerTitle: (row: T) => string;
 };
 
 type Props<T extends { id: string }> = {
   texts: LeadsTableTexts<T>;
+  /** Where this browser remembers the chosen columns (localStorage key). */
+  columnsStorageKey: string;
   columns: LeadColumn<T>[];
+  /** Shown in the lead drawer below the fields (the consent receipt). */
+  drawerExtra?: { heading: string; render: (row: T) => ReactNode };
   listing: LeadListing;
   rows: T[] | undefined;
   total: number | undefined;
@@ -59,10 +68,16 @@ function SortHeader({
   );
 }
 
-/** A server-paged, sortable table with row selection and per-row delete. */
+/** A click on a row opens its lead, unless it lands on one of the row's own controls. */
+const isOnControl = (event: MouseEvent) =>
+  event.target instanceof Element && event.target.closest('button, a, input, label, select') !== null;
+
+/** A server-paged, sortable table with chosen columns, row selection, a lead drawer and per-row delete. */
 export function LeadsTable<T extends { id: string }>({
   texts,
-  columns,
+  columnsStorageKey,
+  columns: allColumns,
+  drawerExtra,
   listing,
   rows,
   total,
@@ -71,7 +86,12 @@ export function LeadsTable<T extends { id: string }>({
   actions,
   onDelete,
 }: Props<T>) {
+  const choice = useColumnChoice(columnsStorageKey, allColumns);
+  const columns = choice.shown;
+  const [openedId, setOpenedId] = useState<string | null>(null);
   const listed = rows ?? [];
+  // The drawer follows the listed row (a refresh shows its new values; a deleted row closes it).
+  const opened = listed.find((r) => r.id === openedId) ?? null;
   const listedIds = listed.map((r) => r.id);
   const selectedCount = listedIds.filter((id) => listing.selected.has(id)).length;
   const allSelected = listed.length > 0 && selectedCount === listed.length;
@@ -101,7 +121,7 @@ export function LeadsTable<T extends { id: string }>({
     );
   } else {
     body = (
-      <Table.ScrollContainer minWidth={1200}>
+      <Table.ScrollContainer minWidth={Math.max(600, columns.length * 110)}>
         <Table striped highlightOnHover verticalSpacing="xs" fz="sm">
           <Table.Thead>
             <Table.Tr>
@@ -141,6 +161,10 @@ export function LeadsTable<T extends { id: string }>({
               <Table.Tr
                 key={row.id}
                 bg={listing.selected.has(row.id) ? 'var(--mantine-color-blue-light)' : undefined}
+                style={{ cursor: 'pointer' }}
+                onClick={(event) => {
+                  if (!isOnControl(event)) setOpenedId(row.id);
+                }}
               >
                 <Table.Td>
                   <Checkbox
@@ -155,15 +179,25 @@ export function LeadsTable<T extends { id: string }>({
                   </Table.Td>
                 ))}
                 <Table.Td>
-                  <Button
-                    size="compact-sm"
-                    color="red"
-                    variant="light"
-                    aria-label={`Delete ${texts.rowName(row)}`}
-                    onClick={() => onDelete(row)}
-                  >
-                    Delete
-                  </Button>
+                  <Group gap={6} wrap="nowrap">
+                    <Button
+                      size="compact-sm"
+                      variant="default"
+                      aria-label={`View ${texts.rowName(row)}`}
+                      onClick={() => setOpenedId(row.id)}
+                    >
+                      View
+                    </Button>
+                    <Button
+                      size="compact-sm"
+                      color="red"
+                      variant="light"
+                      aria-label={`Delete ${texts.rowName(row)}`}
+                      onClick={() => onDelete(row)}
+                    >
+                      Delete
+                    </Button>
+                  </Group>
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -179,7 +213,10 @@ export function LeadsTable<T extends { id: string }>({
         <Title order={2} size="h4">
           {texts.title} ({(total ?? 0).toLocaleString()} records)
         </Title>
-        {actions}
+        <Group gap="xs">
+          {actions}
+          <ColumnChooser choice={choice} />
+        </Group>
       </Group>
       {body}
       <Group justify="space-between" mt="md">
@@ -197,6 +234,13 @@ export function LeadsTable<T extends { id: string }>({
           getControlProps={(control) => ({ 'aria-label': `${control} page` })}
         />
       </Group>
+      <LeadDrawer
+        row={opened}
+        title={texts.drawerTitle}
+        columns={allColumns}
+        extra={drawerExtra}
+        onClose={() => setOpenedId(null)}
+      />
     </Card>
   );
 }

@@ -11,7 +11,7 @@ export type StatCard = {
 export function StatCards({ cards, error }: { cards: StatCard[]; error?: string }) {
   return (
     <div>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: cards.length }} spacing="md">
+      <SimpleGrid cols={{ base: 2, md: cards.length }} spacing={{ base: 'xs', sm: 'md' }}>
         {cards.map((card) => (
           <Card key={card.label} withBorder padding="md" role="group" aria-label={card.label}>
             <Text size="sm" c="gray.7" fw={500}>

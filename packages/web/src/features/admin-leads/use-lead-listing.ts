@@ -1,5 +1,8 @@
-import { activeFilters, DEFAULT_PAGE_SIZE, type SortOrder } from '@uf/shared/admin-leads';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { activeFilters } from '@uf/shared/admin-leads';
+import { PAGES } from '@uf/shared/pages';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { type Listing, type ListingRules, readListing, writeListing } from './listing-search';
 
 // What a table lists (filters, page, page size, sort) and which of its rows are selected.
 //
@@ -8,13 +11,26 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 // rows on screen: changing filters, page, page size or sort empties it, so a bulk delete never touches
 // a row the admin cannot see.
 
-export function useLeadListing(emptyFilters: Record<string, string>) {
-  const [filters, setFilters] = useState<Record<string, string>>(emptyFilters);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSizeState] = useState<number>(DEFAULT_PAGE_SIZE);
-  const [sort, setSort] = useState('createdAt');
-  const [order, setOrder] = useState<SortOrder>('desc');
+export function useLeadListing(rules: ListingRules) {
+  const navigate = useNavigate();
+  const search = useSearch({ strict: false }) as Record<string, unknown>;
+  // The URL holds the listing (issue 15); each change is a new history entry, so Back/Forward move
+  // between views.
+  const listing = useMemo(() => readListing(search, rules), [search, rules]);
+  const { filters, page, pageSize, sort, order } = listing;
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+
+  const update = useCallback(
+    (change: (l: Listing) => Partial<Listing>) =>
+      void navigate({
+        to: PAGES.adminLeads,
+        search: (prev: Record<string, unknown>) => {
+          const current = readListing(prev, rules);
+          return writeListing(prev, { ...current, ...change(current) }, rules);
+        },
+      }),
+    [navigate, rules],
+  );
 
   const input = useMemo(
     () => ({ ...activeFilters(filters), page, pageSize, sort, order }),
@@ -24,24 +40,20 @@ export function useLeadListing(emptyFilters: Record<string, string>) {
   // Keyed on the listing itself: a new listing (filters, page, size, sort) starts with no selection.
   useEffect(() => setSelected(new Set()), [listingKey]);
 
-  const setFilter = useCallback((key: string, value: string) => {
-    setFilters((f) => ({ ...f, [key]: value }));
-    setPage(1);
-  }, []);
-  const setPageSize = useCallback((size: number) => {
-    setPageSizeState(size);
-    setPage(1);
-  }, []);
+  const setFilter = useCallback(
+    (key: string, value: string) => update((l) => ({ filters: { ...l.filters, [key]: value }, page: 1 })),
+    [update],
+  );
+  const setPage = useCallback((next: number) => update(() => ({ page: next })), [update]);
+  const setPageSize = useCallback((size: number) => update(() => ({ pageSize: size, page: 1 })), [update]);
   const toggleSort = useCallback(
-    (field: string) => {
-      if (field === sort) setOrder((o) => (o === 'asc' ? 'desc' : 'asc'));
-      else {
-        setSort(field);
-        setOrder(field === 'createdAt' ? 'desc' : 'asc');
-      }
-      setPage(1);
-    },
-    [sort],
+    (field: string) =>
+      update((l) =>
+        field === l.sort
+          ? { order: l.order === 'asc' ? 'desc' : 'asc', page: 1 }
+          : { sort: field, order: field === 'createdAt' ? 'desc' : 'asc', page: 1 },
+      ),
+    [update],
   );
   const toggleRow = useCallback((id: string) => {
     setSelected((s) => {

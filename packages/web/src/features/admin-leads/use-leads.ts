@@ -1,6 +1,6 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads';
-import { exportFileName } from '@uf/shared/admin-leads';
+import { API_LEAD_FIELDS, exportFileName, WEBSITE_LEAD_FIELDS } from '@uf/shared/admin-leads';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { useState } from 'react';
 import { notifyError, notifySuccess } from '../../notify';
@@ -8,20 +8,33 @@ import { notifyProgress } from '../../notify-progress';
 import { appErrorOf, trpc } from '../../trpc';
 import type { ConfirmRequest } from './confirm-dialog';
 import { downloadCsv } from './download-csv';
+import { API_FILTER_FIELDS, type FilterField, WEBSITE_FILTER_FIELDS } from './lead-filters';
+import type { ListingRules } from './listing-search';
 import { type LeadListing, useLeadListing } from './use-lead-listing';
 
 // The two lead tables' data and actions. Each hook wires one set of typed tRPC calls into the same
 // behaviour: list + stats queries, single and bulk delete (confirmed first), CSV export.
 
-const EMPTY_WEBSITE_FILTERS = {
-  search: '',
-  state: 'all',
-  birthYear: 'all',
-  startDate: '',
-  endDate: '',
-  consentGiven: 'all',
+const choicesOf = (fields: FilterField[]) =>
+  Object.fromEntries(
+    fields.flatMap((f) => (f.type === 'select' ? [[f.key, f.options.map((o) => o.value)] as const] : [])),
+  );
+const emptyOf = (fields: FilterField[]) =>
+  Object.fromEntries(fields.map((f) => [f.key, f.type === 'select' ? 'all' : '']));
+
+/** What each table's listing may hold in the URL: its filter fields and options, its sortable fields. */
+const WEBSITE_LISTING: ListingRules = {
+  prefix: '',
+  emptyFilters: emptyOf(WEBSITE_FILTER_FIELDS),
+  choices: choicesOf(WEBSITE_FILTER_FIELDS),
+  sortFields: WEBSITE_LEAD_FIELDS,
 };
-const EMPTY_API_FILTERS = { search: '', state: 'all', birthYear: 'all', startDate: '', endDate: '' };
+const API_LISTING: ListingRules = {
+  prefix: 'api_',
+  emptyFilters: emptyOf(API_FILTER_FIELDS),
+  choices: choicesOf(API_FILTER_FIELDS),
+  sortFields: API_LEAD_FIELDS,
+};
 
 type Kind = 'website' | 'api';
 
@@ -127,7 +140,7 @@ function useLeadActions(kind: Kind, listing: LeadListing, calls: Calls, ask: (r:
 }
 
 export function useWebsiteLeads(enabled: boolean, ask: (r: ConfirmRequest) => void) {
-  const listing = useLeadListing(EMPTY_WEBSITE_FILTERS);
+  const listing = useLeadListing(WEBSITE_LISTING);
   const utils = trpc.useUtils();
   const list = trpc.admin.leads.list.useQuery(listing.input, { enabled, placeholderData: keepPreviousData });
   const stats = trpc.admin.leads.stats.useQuery(undefined, { enabled });
@@ -147,7 +160,7 @@ export function useWebsiteLeads(enabled: boolean, ask: (r: ConfirmRequest) => vo
 }
 
 export function useApiLeads(enabled: boolean, ask: (r: ConfirmRequest) => void) {
-  const listing = useLeadListing(EMPTY_API_FILTERS);
+  const listing = useLeadListing(API_LISTING);
   const utils = trpc.useUtils();
   const list = trpc.admin.apiLeads.list.useQuery(listing.input, {
     enabled,

@@ -1,5 +1,6 @@
 import type { TrackEventInput } from '@uf/shared/analytics.schema';
 import { type AnalyticsEventType, SESSION_STORAGE_KEYS } from '@uf/shared/constants';
+import { sessionAttribution } from './session-attribution';
 
 // Browser side of visitor analytics (spec §3, §4). Fire-and-forget: a failure only warns.
 
@@ -27,6 +28,7 @@ export function trackEvent(eventType: AnalyticsEventType, page: string, referrer
     page,
     referrer: referrer || document.referrer || 'direct',
     sessionId: getAnalyticsSessionId(),
+    attribution: sessionAttribution(),
   };
   fetch('/api/analytics/track', {
     method: 'POST',

@@ -1,3 +1,6 @@
+import './dialog-styles';
+import '@mantine/core/styles/RadioIndicator.layer.css';
+import '@mantine/core/styles/Radio.layer.css';
 import { Button, Group, Modal, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import { BENEFICIARY_NOT_SPECIFIED, BENEFICIARY_OPTIONS, type Beneficiary } from '@uf/shared/constants';
 import { useState } from 'react';

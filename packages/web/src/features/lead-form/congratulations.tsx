@@ -6,9 +6,11 @@ export type CongratulationsProps = {
   /** Two-letter code derived by the server, or null/undefined when unknown or not yet known. */
   state: string | null | undefined;
   onSearchMore: () => void;
+  /** The visitor pressed "Search & Claim Your Assets" (tracked as button_click). */
+  onClaim?: () => void;
 };
 
-export function Congratulations({ state, onSearchMore }: CongratulationsProps) {
+export function Congratulations({ state, onSearchMore, onClaim }: CongratulationsProps) {
   const site = getStateSite(state);
   // The one thing the visitor must now press: in view and focused when this screen appears (issue 16),
   // once the beneficiary dialog has let go of the focus.
@@ -38,6 +40,7 @@ export function Congratulations({ state, onSearchMore }: CongratulationsProps) {
           size="lg"
           data-testid="claim-link"
           ref={claimRef}
+          onClick={onClaim}
           // The label wraps on a narrow phone instead of being cut off.
           h="auto"
           py="sm"

@@ -1,6 +1,4 @@
-import classes from './hero-art.module.css';
-
-// Our own vector art (no external images): floating bank notes and gift cards. Fixed intrinsic size,
+// Our own vector art (no external images; styles in hero-art.css): floating bank notes and gift cards. Fixed intrinsic size,
 // so nothing shifts while it loads; purely decorative, hidden from assistive technology.
 
 function Banknote({ x, y, rotate }: { x: number; y: number; rotate: number }) {
@@ -44,7 +42,7 @@ function GiftCard({ x, y, rotate, color }: { x: number; y: number; rotate: numbe
 export function HeroArt() {
   return (
     <svg
-      className={classes.art}
+      className="uf-hero-art"
       viewBox="0 0 400 300"
       width="400"
       height="300"
@@ -52,16 +50,16 @@ export function HeroArt() {
       focusable="false"
       role="presentation"
     >
-      <g className={classes.floatA}>
+      <g className="uf-hero-float-a">
         <Banknote x={30} y={40} rotate={-12} />
       </g>
-      <g className={classes.floatB}>
+      <g className="uf-hero-float-b">
         <GiftCard x={230} y={30} rotate={10} color="#7048e8" />
       </g>
-      <g className={classes.floatC}>
+      <g className="uf-hero-float-c">
         <Banknote x={200} y={170} rotate={8} />
       </g>
-      <g className={classes.floatA}>
+      <g className="uf-hero-float-a">
         <GiftCard x={50} y={180} rotate={-6} color="#e8590c" />
       </g>
     </svg>

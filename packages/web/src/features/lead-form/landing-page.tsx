@@ -20,9 +20,7 @@ import { useAppConfig } from '../../app-config';
 import { useMarkAppReady } from '../../app-ready';
 import { notifyError } from '../../notify';
 import { usePageMeta } from '../../page-meta';
-import { publicApi } from '../../public-api';
 import { loadAdPixel, pushConversion } from './ad-pixel';
-import { trackEvent, trackSurveyStartedOnce } from './analytics';
 import { HeroArt } from './hero-art';
 import { LeadForm } from './lead-form';
 
@@ -52,7 +50,10 @@ const STEPS = [
   },
 ];
 
-// Shown only after a successful submit: loaded on demand (prefetched once the visitor starts the form).
+// Loaded when needed, not with the page (ADR 053): analytics once the page has hydrated; the API client
+// and the post-submit screens on demand, prefetched once the visitor starts the form.
+const loadAnalytics = () => import('./analytics');
+const loadPublicApi = () => import('../../public-api').then((m) => m.publicApi);
 const loadAfterSubmit = () => import('./after-submit');
 const BeneficiaryDialog = lazy(() => loadAfterSubmit().then((m) => ({ default: m.BeneficiaryDialog })));
 const Congratulations = lazy(() => loadAfterSubmit().then((m) => ({ default: m.Congratulations })));
@@ -74,7 +75,7 @@ export function LandingPage() {
   const { adPixelScriptUrl } = useAppConfig();
 
   useEffect(() => {
-    trackEvent('page_view', 'home');
+    void loadAnalytics().then((a) => a.trackEvent('page_view', 'home'));
     loadAdPixel(adPixelScriptUrl);
   }, [adPixelScriptUrl]);
 
@@ -82,8 +83,8 @@ export function LandingPage() {
     pushConversion('signup', adPixelScriptUrl);
     setPhase({ step: 'beneficiary', leadId: id });
     // Learn the state the server derived from the ZIP; a failure only means the national site is shown.
-    publicApi.lead.byId
-      .query({ id })
+    loadPublicApi()
+      .then((api) => api.lead.byId.query({ id }))
       .then((lead) => setLeadState(lead.state))
       .catch((err: unknown) => console.warn('Could not read the lead state:', err));
   };
@@ -92,7 +93,8 @@ export function LandingPage() {
     if (phase.step !== 'beneficiary') return;
     setSavingBeneficiary(true);
     try {
-      await publicApi.lead.setBeneficiary.mutate({ id: phase.leadId, beneficiary });
+      const api = await loadPublicApi();
+      await api.lead.setBeneficiary.mutate({ id: phase.leadId, beneficiary });
       pushConversion('lead', adPixelScriptUrl);
       setPhase({ step: 'done', leadId: phase.leadId });
     } catch {
@@ -203,7 +205,12 @@ export function LandingPage() {
           <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
             {phase.step === 'done' ? (
               <Suspense fallback={null}>
-                <Congratulations state={leadState} onSearchMore={startOver} />
+                <Congratulations
+                  state={leadState}
+                  onSearchMore={startOver}
+                  // The funnel's last step (issue 15); sent with keepalive, so it survives the new tab.
+                  onClaim={() => void loadAnalytics().then((a) => a.trackEvent('button_click', 'home'))}
+                />
               </Suspense>
             ) : (
               <Card withBorder shadow="md" padding="lg" radius="md" id="search">
@@ -215,9 +222,12 @@ export function LandingPage() {
                 </Text>
                 <LeadForm
                   key={formKey}
-                  onSubmitAttempt={() => trackEvent('form_submit', 'home')}
+                  onSubmitAttempt={() =>
+                    void loadAnalytics().then((a) => a.trackEvent('form_submit', 'home'))
+                  }
                   onConsentChecked={() => {
-                    trackSurveyStartedOnce('home');
+                    void loadAnalytics().then((a) => a.trackSurveyStartedOnce('home'));
+                    void loadPublicApi();
                     void loadAfterSubmit();
                   }}
                   onSubmitted={onSubmitted}

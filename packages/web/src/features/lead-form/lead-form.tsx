@@ -11,8 +11,8 @@ import { appErrorOf } from '../../api-error';
 import { useAppConfig } from '../../app-config';
 import { focusFirstInvalid } from '../../focus-invalid';
 import { notifyError } from '../../notify';
-import { publicApi } from '../../public-api';
 import { useHydrated } from '../../use-hydrated';
+import { sessionAttribution } from './session-attribution';
 import { consentEvidence, loadTrustedForm } from './trusted-form';
 
 export type LeadFormProps = {
@@ -79,10 +79,13 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
     async (values) => {
       setPending(true);
       try {
+        // The API client is its own chunk, loaded on the first submit (prefetched when the form starts).
+        const { publicApi } = await import('../../public-api');
         const { id } = await publicApi.lead.submit.mutate({
           ...values,
           consentGiven: values.consentGiven ? 'true' : 'false',
           ...consentEvidence(),
+          attribution: sessionAttribution(),
         });
         onSubmitted(id, values);
       } catch (err) {

@@ -1,3 +1,4 @@
+import './dialog-styles';
 import { Button, Group, Modal, Text } from '@mantine/core';
 
 // Spec §2: this dialog exists, though nothing in the normal flow opens it.

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useId } from 'react';
 import { useAppConfig } from '../../app-config';
+import { useMarkAppReady } from '../../app-ready';
 
 type LegalLayoutProps = {
   title: string;
@@ -12,10 +13,11 @@ type LegalLayoutProps = {
 };
 
 export function LegalLayout({ title, subtitle, showLastUpdated = false, children }: LegalLayoutProps) {
-  // Computed per render on purpose: the spec makes the last-updated date always read as today.
-  const lastUpdated = showLastUpdated
-    ? new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })
-    : null;
+  useMarkAppReady();
+  // The spec makes the last-updated date always read as today: the server's today, given with the
+  // page's config, so the prerendered text and the hydrated one are the same (ADR 053).
+  const { dates } = useAppConfig();
+  const lastUpdated = showLastUpdated ? dates.today : null;
 
   return (
     <Container size="md" py="xl">

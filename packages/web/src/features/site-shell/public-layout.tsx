@@ -1,7 +1,9 @@
 import { Anchor, Box, Container, Group, Stack, Text } from '@mantine/core';
 import { Link, Outlet } from '@tanstack/react-router';
 import { NOT_GOVERNMENT_NOTICE, SITE_NAME } from '@uf/shared/consent';
+import { useEffect } from 'react';
 import { useAppConfig } from '../../app-config';
+import { sessionAttribution } from '../lead-form/session-attribution';
 
 const FOOTER_LINKS = [
   { to: '/terms', label: 'Terms & Conditions' },
@@ -13,7 +15,9 @@ const FOOTER_LINKS = [
 ] as const;
 
 export function PublicLayout() {
-  const { supportEmail } = useAppConfig();
+  const { supportEmail, dates } = useAppConfig();
+  // The session's first page load, wherever it lands, keeps the campaign of its URL (issue 15).
+  useEffect(() => void sessionAttribution(), []);
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
@@ -43,7 +47,7 @@ export function PublicLayout() {
               {NOT_GOVERNMENT_NOTICE}
             </Text>
             <Text size="xs" c="dark.6">
-              © {new Date().getFullYear()} {SITE_NAME}
+              © {dates.year} {SITE_NAME}
             </Text>
           </Stack>
         </Container>

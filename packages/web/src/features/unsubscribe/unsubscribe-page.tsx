@@ -3,10 +3,11 @@ import { UNSUBSCRIBE_DELAY_MS } from '@uf/shared/constants';
 import { createUnsubscribeSchema } from '@uf/shared/unsubscribe.schema';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useAppConfig } from '../../app-config';
+import { useMarkAppReady } from '../../app-ready';
 import { focusFirstInvalid } from '../../focus-invalid';
 import { notifyError } from '../../notify';
 import { usePageMeta } from '../../page-meta';
-import { publicApi } from '../../public-api';
+import { useHydrated } from '../../use-hydrated';
 
 // Spec §2 /unsubscribe: idle → processing (about 2 s) → done. Unlike the original, the address really is
 // recorded (POST /api/unsubscribe → suppression list); the screen shows success only once it is.
@@ -16,6 +17,8 @@ type Phase = 'idle' | 'processing' | 'done';
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function UnsubscribePage() {
+  useMarkAppReady();
+  const hydrated = useHydrated();
   usePageMeta({
     title: 'Unsubscribe',
     description:
@@ -39,6 +42,8 @@ export function UnsubscribePage() {
     setError(null);
     setPhase('processing');
     try {
+      // The API client is its own chunk, loaded on submit (ADR 053).
+      const { publicApi } = await import('../../public-api');
       await Promise.all([publicApi.privacy.unsubscribe.mutate(parsed.data), delay(UNSUBSCRIBE_DELAY_MS)]);
       setPhase('done');
     } catch {
@@ -103,6 +108,8 @@ export function UnsubscribePage() {
                 required
                 autoComplete="email"
                 value={email}
+                // Prerendered: takes input once its script runs (typing earlier would be wiped, ADR 053).
+                readOnly={!hydrated}
                 disabled={processing}
                 error={error}
                 onChange={(e) => {

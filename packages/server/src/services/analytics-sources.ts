@@ -1,0 +1,221 @@
+import type { AnalyticsSummary, FunnelStep, PeriodTotals, SourceRow } from '@uf/shared/analytics.schema';
+import { CLICK_EVENT_TYPES } from '@uf/shared/analytics.schema';
+import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
+import type { Channel } from '@uf/shared/channel';
+import type { Pool } from 'pg';
+import { type DayRange, splitRange } from './analytics-periods';
+
+// Visits, visitors, the funnel and the sources table (issue 15, ADR 055). Visit figures come from the
+// source rollups, lead figures from the lead source rollups that triggers on website_lead keep exact
+// (both: whole months from the monthly table, loose days from the daily one, as the other dimensions),
+// filtered alike by country and by channel, source and campaign.
+
+/** Positional parameters collected while a statement is built. */
+export class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+export const where = (clauses: string[]) => (clauses.length ? `where ${clauses.join(' and ')}` : '');
+
+const VISIT_COUNTS = [
+  'visits',
+  'visitors',
+  'page_views',
+  'survey_starts',
+  'form_submits',
+  'state_clicks',
+] as const;
+type VisitCounts = Record<(typeof VISIT_COUNTS)[number], number>;
+
+/** Sources shown in the table: the ones with the most visitors (the totals always count all). */
+export const SOURCES_LIMIT = 100;
+
+function attributionClauses(q: AnalyticsQuery, params: Params): string[] {
+  const clauses: string[] = [];
+  if (q.country) clauses.push(`country = ${params.add(q.country)}`);
+  if (q.channel) clauses.push(`channel = ${params.add(q.channel)}`);
+  if (q.source) clauses.push(`source = ${params.add(q.source)}`);
+  if (q.campaign) clauses.push(`campaign = ${params.add(q.campaign)}`);
+  return clauses;
+}
+
+type Rollup = { daily: string; monthly: string; counts: readonly string[] };
+const VISITS: Rollup = {
+  daily: 'analytics_daily_source',
+  monthly: 'analytics_monthly_source',
+  counts: VISIT_COUNTS,
+};
+const LEAD_COUNTS = ['leads', 'consenting', 'beneficiaries'] as const;
+const LEADS: Rollup = { daily: 'lead_daily_source', monthly: 'lead_monthly_source', counts: LEAD_COUNTS };
+
+/** A source rollup's counts over `range`, grouped by `keys` (none: one total row). */
+function rollupSql(
+  rollup: Rollup,
+  q: AnalyticsQuery,
+  range: DayRange,
+  params: Params,
+  keys: string[],
+): string {
+  const { months, days } = splitRange(range);
+  const cols = [...keys, ...rollup.counts].join(', ');
+  const parts: string[] = [];
+  if (months) {
+    const clauses = attributionClauses(q, params);
+    if (months.from) clauses.push(`month >= ${params.add(months.from)}::date`);
+    if (months.to) clauses.push(`month <= ${params.add(months.to)}::date`);
+    parts.push(`select ${cols} from ${rollup.monthly} ${where(clauses)}`);
+  }
+  for (const d of days) {
+    const clauses = attributionClauses(q, params);
+    if (d.from) clauses.push(`day >= ${params.add(d.from)}::date`);
+    if (d.to) clauses.push(`day <= ${params.add(d.to)}::date`);
+    parts.push(`select ${cols} from ${rollup.daily} ${where(clauses)}`);
+  }
+  const sums = rollup.counts.map((c) => `coalesce(sum(${c}), 0)::text as ${c}`).join(', ');
+  return `select ${[...keys, sums].join(', ')} from (${parts.join(' union all ')}) x
+    ${keys.length ? `group by ${keys.join(', ')}` : ''}`;
+}
+
+type VisitRow = Record<(typeof VISIT_COUNTS)[number], string>;
+const visitCounts = (row: VisitRow | undefined): VisitCounts =>
+  Object.fromEntries(VISIT_COUNTS.map((c) => [c, Number(row?.[c] ?? 0)])) as VisitCounts;
+
+const percent = (part: number, whole: number) =>
+  whole === 0 ? null : Math.round((part / whole) * 1000) / 10;
+const keyOf = (r: { channel: string; source: string; campaign: string }) =>
+  `${r.channel}\u0000${r.source}\u0000${r.campaign}`;
+
+export type SourcesReport = Pick<AnalyticsSummary, 'totalVisitors' | 'totalVisits' | 'funnel' | 'sources'>;
+
+export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<SourcesReport> {
+  const range = { from: q.startDate, to: q.endDate };
+  const visitParams = new Params();
+  const leadParams = new Params();
+  const [visits, leads] = await Promise.all([
+    pool.query<VisitRow & { channel: Channel; source: string; campaign: string }>(
+      rollupSql(VISITS, q, range, visitParams, ['channel', 'source', 'campaign']),
+      visitParams.values,
+    ),
+    pool.query<{
+      channel: Channel;
+      source: string;
+      campaign: string;
+      leads: string;
+      consenting: string;
+      beneficiaries: string;
+    }>(rollupSql(LEADS, q, range, leadParams, ['channel', 'source', 'campaign']), leadParams.values),
+  ]);
+
+  const rows = new Map<string, SourceRow>();
+  const total = visitCounts(undefined);
+  for (const v of visits.rows) {
+    const counts = visitCounts(v);
+    for (const c of VISIT_COUNTS) total[c] += counts[c];
+    rows.set(keyOf(v), {
+      channel: v.channel,
+      source: v.source,
+      campaign: v.campaign,
+      visitors: counts.visitors,
+      visits: counts.visits,
+      surveyStarts: counts.survey_starts,
+      leads: 0,
+      consentingLeads: 0,
+      consentRate: null,
+      conversionRate: null,
+    });
+  }
+  let totalLeads = 0;
+  let beneficiaries = 0;
+  for (const l of leads.rows) {
+    totalLeads += Number(l.leads);
+    beneficiaries += Number(l.beneficiaries);
+    const key = keyOf(l);
+    let row = rows.get(key);
+    if (!row) {
+      // A lead whose visit is not counted (e.g. its events were blocked or have expired).
+      row = {
+        ...l,
+        visitors: 0,
+        visits: 0,
+        surveyStarts: 0,
+        leads: 0,
+        consentingLeads: 0,
+        consentRate: null,
+        conversionRate: null,
+      };
+      rows.set(key, row);
+    }
+    row.leads = Number(l.leads);
+    row.consentingLeads = Number(l.consenting);
+  }
+  for (const row of rows.values()) {
+    row.consentRate = percent(row.consentingLeads, row.leads);
+    row.conversionRate = percent(row.leads, row.visitors);
+  }
+  const sources = [...rows.values()]
+    .sort(
+      (a, b) =>
+        b.visitors - a.visitors ||
+        b.visits - a.visits ||
+        b.leads - a.leads ||
+        keyOf(a).localeCompare(keyOf(b)),
+    )
+    .slice(0, SOURCES_LIMIT);
+
+  const funnel: Record<FunnelStep, number> = {
+    page_view: total.page_views,
+    survey_started: total.survey_starts,
+    form_submitted: total.form_submits,
+    lead_stored: totalLeads,
+    beneficiary_answered: beneficiaries,
+    state_site_click: total.state_clicks,
+  };
+  return {
+    totalVisitors: total.visitors,
+    totalVisits: total.visits,
+    funnel: Object.entries(funnel).map(([step, count]) => ({ step: step as FunnelStep, count })),
+    sources,
+  };
+}
+
+/** The cards' figures over one period (for the comparison with the previous one). */
+export async function getPeriodTotals(
+  pool: Pool,
+  q: AnalyticsQuery,
+  range: Required<DayRange>,
+): Promise<PeriodTotals> {
+  const eventParams = new Params();
+  const clauses = [
+    `day >= ${eventParams.add(range.from)}::date`,
+    `day <= ${eventParams.add(range.to)}::date`,
+  ];
+  if (q.eventType) clauses.push(`event_type = ${eventParams.add(q.eventType)}`);
+  if (q.country) clauses.push(`country = ${eventParams.add(q.country)}`);
+  const visitParams = new Params();
+  const [events, countries, visits] = await Promise.all([
+    pool.query<{ event_type: string; count: string }>(
+      `select event_type, sum(count)::text as count
+       from ${q.country ? 'analytics_daily_country' : 'analytics_daily_type'} ${where(clauses)} group by event_type`,
+      eventParams.values,
+    ),
+    pool.query<{ count: string }>(
+      `select count(distinct country)::text as count from analytics_daily_country ${where(clauses)}`,
+      eventParams.values,
+    ),
+    pool.query<VisitRow>(rollupSql(VISITS, q, range, visitParams, []), visitParams.values),
+  ]);
+  const byType = new Map(events.rows.map((r) => [r.event_type, Number(r.count)]));
+  const v = visitCounts(visits.rows[0]);
+  return {
+    pageViews: byType.get('page_view') ?? 0,
+    clicks: CLICK_EVENT_TYPES.reduce((sum, t) => sum + (byType.get(t) ?? 0), 0),
+    surveyStarts: byType.get('survey_started') ?? 0,
+    countries: Number(countries.rows[0]?.count ?? 0),
+    visitors: v.visitors,
+    visits: v.visits,
+  };
+}

@@ -1,0 +1,57 @@
+import { Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
+import { ANALYTICS_TEXTS, FUNNEL_LABELS, formatPercent } from '@uf/shared/analytics-dashboard';
+import { formatCount } from './format';
+
+const T = ANALYTICS_TEXTS.funnel;
+
+/** Issue 15: each step's count with its conversion from the previous step and from the first. */
+export function Funnel({ steps }: { steps: AnalyticsSummary['funnel'] }) {
+  const first = steps[0]?.count ?? 0;
+  return (
+    <Paper withBorder p="md" radius="md" h="100%" component="section" aria-labelledby="funnel-title">
+      <Title order={2} size="h4" id="funnel-title">
+        {T.title}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {T.description}
+      </Text>
+      {first === 0 && steps.every((s) => s.count === 0) ? (
+        <Text c="dimmed" py="xl" ta="center">
+          {T.empty}
+        </Text>
+      ) : (
+        <Stack gap="sm" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {steps.map((step, i) => {
+            const previous = i === 0 ? null : (steps[i - 1]?.count ?? 0);
+            const ofFirst = first === 0 ? null : (step.count / first) * 100;
+            const ofPrevious = previous === null || previous === 0 ? null : (step.count / previous) * 100;
+            return (
+              <li key={step.step} data-testid={`funnel-${step.step}`}>
+                <Group justify="space-between" gap="xs" wrap="nowrap">
+                  <Text size="sm" fw={500}>
+                    {FUNNEL_LABELS[step.step]}
+                  </Text>
+                  <Text size="sm" fw={700} data-testid="funnel-count">
+                    {formatCount(step.count)}
+                  </Text>
+                </Group>
+                <Progress
+                  value={Math.min(100, ofFirst ?? 0)}
+                  size="sm"
+                  mt={4}
+                  aria-label={`${FUNNEL_LABELS[step.step]}: ${formatPercent(ofFirst)} ${T.fromFirst}`}
+                />
+                {i > 0 && (
+                  <Text size="xs" c="dimmed" mt={2}>
+                    {formatPercent(ofPrevious)} {T.fromPrevious} · {formatPercent(ofFirst)} {T.fromFirst}
+                  </Text>
+                )}
+              </li>
+            );
+          })}
+        </Stack>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,104 @@
+import { Anchor, Paper, ScrollArea, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import type { AnalyticsSummary, SourceRow } from '@uf/shared/analytics.schema';
+import { ANALYTICS_TEXTS, formatPercent } from '@uf/shared/analytics-dashboard';
+import { useState } from 'react';
+import { formatCount } from './format';
+
+const T = ANALYTICS_TEXTS.sources;
+
+type SortKey = keyof typeof T.columns;
+const NUMERIC: readonly SortKey[] = ['visitors', 'surveyStarts', 'leads', 'consentRate', 'conversionRate'];
+const COLUMNS = Object.keys(T.columns) as SortKey[];
+
+function compare(a: SourceRow, b: SourceRow, key: SortKey): number {
+  const x = a[key];
+  const y = b[key];
+  if (typeof x === 'string' && typeof y === 'string') return x.localeCompare(y);
+  // No figure (no leads, no visitors) sorts below every figure.
+  return (x === null ? -1 : Number(x)) - (y === null ? -1 : Number(y));
+}
+
+/** Issue 15: visitors, survey starts, leads, consent and conversion per channel / source / campaign. */
+export function SourcesTable({
+  rows,
+  onPick,
+}: {
+  rows: AnalyticsSummary['sources'];
+  /** Narrows the dashboard to one source and campaign. */
+  onPick(row: SourceRow): void;
+}) {
+  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'visitors', desc: true });
+  const sorted = [...rows].sort((a, b) => (sort.desc ? -1 : 1) * compare(a, b, sort.key));
+  const toggle = (key: SortKey) =>
+    setSort((s) => (s.key === key ? { key, desc: !s.desc } : { key, desc: NUMERIC.includes(key) }));
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="sources-title">
+      <Title order={2} size="h4" id="sources-title">
+        {T.title}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {T.description}
+      </Text>
+      {rows.length === 0 ? (
+        <Text c="dimmed" py="xl" ta="center">
+          {T.empty}
+        </Text>
+      ) : (
+        <ScrollArea type="auto">
+          <Table striped highlightOnHover miw={760} data-testid="sources-table">
+            <Table.Thead>
+              <Table.Tr>
+                {COLUMNS.map((key) => {
+                  const active = sort.key === key;
+                  const hint =
+                    key === 'consentRate'
+                      ? T.consentRateHint
+                      : key === 'conversionRate'
+                        ? T.conversionRateHint
+                        : undefined;
+                  return (
+                    <Table.Th
+                      key={key}
+                      ta={NUMERIC.includes(key) ? 'right' : undefined}
+                      aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : 'none'}
+                    >
+                      <UnstyledButton onClick={() => toggle(key)} title={hint} fw={600} fz="sm">
+                        {T.columns[key]}
+                        {active ? (sort.desc ? ' ↓' : ' ↑') : ''}
+                      </UnstyledButton>
+                    </Table.Th>
+                  );
+                })}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {sorted.map((row) => (
+                <Table.Tr key={`${row.channel}|${row.source}|${row.campaign}`}>
+                  <Table.Td>{row.channel}</Table.Td>
+                  <Table.Td>
+                    <Anchor
+                      component="button"
+                      type="button"
+                      fz="sm"
+                      onClick={() => onPick(row)}
+                      title={T.filterBy(row.source, row.campaign)}
+                    >
+                      {row.source}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{row.campaign || T.noCampaign}</Table.Td>
+                  <Table.Td ta="right">{formatCount(row.visitors)}</Table.Td>
+                  <Table.Td ta="right">{formatCount(row.surveyStarts)}</Table.Td>
+                  <Table.Td ta="right">{formatCount(row.leads)}</Table.Td>
+                  <Table.Td ta="right">{formatPercent(row.consentRate)}</Table.Td>
+                  <Table.Td ta="right">{formatPercent(row.conversionRate)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,28 @@
+import { attributionFromLanding } from '@uf/shared/attribution';
+import { SESSION_STORAGE_KEYS } from '@uf/shared/constants';
+
+// Its own small module: the public layout captures the campaign at the session's first page load,
+// before the analytics code (loaded later, ADR 053) runs.
+
+type Captured = Record<string, string>;
+let unstoredAttribution: Captured | undefined;
+
+/**
+ * Where this browser session came from (issue 15): read from the landing URL and the document referrer
+ * at the session's first page load, then kept in session storage beside the session id, so every event
+ * and the lead submission carry the same values however the visitor moves on.
+ */
+export function sessionAttribution(): Captured {
+  try {
+    const stored = sessionStorage.getItem(SESSION_STORAGE_KEYS.attribution);
+    // The server keeps only usable values (cleanAttribution), so what is stored is sent as it is.
+    if (stored !== null) return JSON.parse(stored) as Captured;
+    const captured = attributionFromLanding(location.search, document.referrer, location.host);
+    sessionStorage.setItem(SESSION_STORAGE_KEYS.attribution, JSON.stringify(captured));
+    return captured;
+  } catch {
+    // storage disabled (or a value that is not JSON): keep what this page load saw
+    unstoredAttribution ??= attributionFromLanding(location.search, document.referrer, location.host);
+    return unstoredAttribution;
+  }
+}
