@@ -148,6 +148,10 @@ describe('consent receipt and data subject requests in the dashboard', () => {
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
 
+    // The Certification ID column (not among the default columns) opens the receipt from the row.
+    await websiteSection.getByRole('button', { name: /^Columns: \d+ of \d+$/ }).click();
+    await page.getByRole('menuitemcheckbox', { name: 'Certification ID' }).click();
+    await page.keyboard.press('Escape');
     await row.getByRole('button', { name: /^[0-9a-f-]{36}$/ }).click();
     const receipt = page.getByRole('dialog', { name: 'Consent receipt' });
     await receipt.getByText('https://unclaimedfundsfinder.example/?utm_source=e2e').waitFor();

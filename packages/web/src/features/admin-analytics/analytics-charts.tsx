@@ -1,6 +1,6 @@
 import '@mantine/charts/styles.layer.css';
 import { BarChart, PieChart } from '@mantine/charts';
-import { Anchor, Center, Paper, Text, Title } from '@mantine/core';
+import { Anchor, Box, Center, Paper, Text, Title } from '@mantine/core';
 import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
 import {
   ANALYTICS_CHART_HEIGHT,
@@ -34,19 +34,21 @@ export function DailyActivityChart({ days }: { days: AnalyticsSummary['dailyView
       <Title order={2} size="h4" mb="md">
         {ANALYTICS_TEXTS.dailyActivity}
       </Title>
-      <BarChart
-        h={ANALYTICS_CHART_HEIGHT}
-        data={days}
-        dataKey="date"
-        series={SERIES}
-        withLegend
-        // Recharts sorts legend items by name unless told otherwise: keep the bars' order.
-        legendProps={{ itemSorter: seriesOrder }}
-        valueFormatter={formatCount}
-        xAxisProps={{ tickFormatter: (value: string) => shortMonthDay(value) }}
-        tooltipProps={{ labelFormatter: (value) => shortMonthDay(String(value)) }}
-        aria-label={ANALYTICS_TEXTS.dailyActivity}
-      />
+      {/* A chart's root is a plain <div>, which may not carry a name: the figure around it does. */}
+      <Box role="figure" aria-label={ANALYTICS_TEXTS.dailyActivity}>
+        <BarChart
+          h={ANALYTICS_CHART_HEIGHT}
+          data={days}
+          dataKey="date"
+          series={SERIES}
+          withLegend
+          // Recharts sorts legend items by name unless told otherwise: keep the bars' order.
+          legendProps={{ itemSorter: seriesOrder }}
+          valueFormatter={formatCount}
+          xAxisProps={{ tickFormatter: (value: string) => shortMonthDay(value) }}
+          tooltipProps={{ labelFormatter: (value) => shortMonthDay(String(value)) }}
+        />
+      </Box>
     </Paper>
   );
 }
@@ -84,7 +86,7 @@ export function TopCountriesChart({ countries }: { countries: AnalyticsSummary['
           <Text c="dimmed">{ANALYTICS_TEXTS.noCountries}</Text>
         </Center>
       ) : (
-        <Center>
+        <Center role="figure" aria-label={ANALYTICS_TEXTS.topCountries}>
           <PieChart
             data={data}
             size={180}
@@ -93,7 +95,6 @@ export function TopCountriesChart({ countries }: { countries: AnalyticsSummary['
             withTooltip
             valueFormatter={formatCount}
             pieProps={{ label: sliceLabel }}
-            aria-label={ANALYTICS_TEXTS.topCountries}
             w="100%"
             style={{ overflow: 'visible' }}
           />
