@@ -193,3 +193,64 @@ describe.each(SIZES)('at $width×$height', (size) => {
     await context.close();
   });
 });
+
+/** What the focused control draws: its ring's width and contrast against what is behind it. */
+async function focusRing(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const channels = (color: string) => (color.match(/[\d.]+/g) ?? []).map(Number);
+    const luminance = ([r = 0, g = 0, b = 0]: number[]) => {
+      const linear = (v: number) =>
+        v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4;
+      return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    };
+    const backgroundOf = (node: Element | null) => {
+      for (let n = node; n; n = n.parentElement) {
+        const c = channels(getComputedStyle(n).backgroundColor);
+        if (c.length >= 3 && (c[3] ?? 1) > 0) return c;
+      }
+      return [255, 255, 255];
+    };
+    const label =
+      el.getAttribute('aria-label') ??
+      (el as HTMLInputElement).labels?.[0]?.textContent ??
+      el.textContent?.trim().slice(0, 40) ??
+      el.tagName;
+    // The ring is the control's own outline or, for a native checkbox or radio drawn by the element
+    // after it, that element's; for an input inside a field's box (a password field), the box's.
+    for (const drawn of [el, el.nextElementSibling, el.parentElement]) {
+      if (!drawn) continue;
+      const style = getComputedStyle(drawn);
+      const width = Number.parseFloat(style.outlineWidth);
+      if (style.outlineStyle === 'none' || width < 1) continue;
+      const [a, b] = [luminance(channels(style.outlineColor)), luminance(backgroundOf(drawn.parentElement))];
+      return { label, width, contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+    }
+    return { label, width: 0, contrast: 0 };
+  });
+}
+
+/** Tabs through the page once (until focus comes back round) and returns each control's ring. */
+async function ringsAlongTheTabOrder(page: Page) {
+  const rings: { label: string; width: number; contrast: number }[] = [];
+  for (let i = 0; i < 80; i += 1) {
+    await page.keyboard.press('Tab');
+    const ring = await focusRing(page);
+    if (!ring) continue;
+    if (rings.length > 0 && rings[0]?.label === ring.label) break;
+    rings.push(ring);
+  }
+  return rings;
+}
+
+it('every control shows a focus ring of 2px or more at 3:1 against the page, on the landing page and the sign-in page', async () => {
+  for (const path of ['/', '/admin/login']) {
+    const { context, page } = await openPage(browser, path, { viewport: { width: 390, height: 844 } });
+    const rings = await ringsAlongTheTabOrder(page);
+    expect(rings.length).toBeGreaterThan(path === '/' ? 10 : 2);
+    const faint = rings.filter((r) => r.width < 2 || r.contrast < 3);
+    expect(faint, `${path}: ${JSON.stringify(rings)}`).toEqual([]);
+    await context.close();
+  }
+});

@@ -33,3 +33,5 @@ import '@mantine/core/styles/ThemeIcon.layer.css';
 import '@mantine/core/styles/Title.layer.css';
 // The landing page's own art: in this sheet too, so the prerendered hero is styled at first paint.
 import './features/lead-form/hero-art.css';
+// A visible focus ring on text inputs and selects too (all pages: this sheet loads everywhere).
+import './focus-ring.css';
