@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { visitorIdFor } from './visitor-id';
 
@@ -18,5 +19,18 @@ describe('visitorIdFor', () => {
     expect(visitorIdFor(otherSalt, '203.0.113.5', 'UA')).not.toBe(id);
     // The separator keeps ("1.2.3.4", "5UA") and ("1.2.3.45", "UA") apart.
     expect(visitorIdFor(salt, '1.2.3.4', '5UA')).not.toBe(visitorIdFor(salt, '1.2.3.45', 'UA'));
+  });
+
+  it('is the first 8 bytes of SHA-256(salt, 0, IP, 0, user agent): ids stored earlier in the day still match', () => {
+    const reference = createHash('sha256')
+      .update(salt)
+      .update('\0')
+      .update('203.0.113.5')
+      .update('\0')
+      .update('Mozilla/5.0 (é)')
+      .digest()
+      .readBigInt64BE(0)
+      .toString();
+    expect(visitorIdFor(salt, '203.0.113.5', 'Mozilla/5.0 (é)')).toBe(reference);
   });
 });

