@@ -14,13 +14,19 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { pg, root, runSql, startProcess, stopProcess, withDatabase } from './support/processes.mjs';
+import {
+  pg,
+  root,
+  runSql,
+  SERVER_NODE_FLAGS,
+  serverArgv,
+  startProcess,
+  stopProcess,
+  withDatabase,
+} from './support/processes.mjs';
 
 const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = { username: 'bench-admin', password: 'bench-password-123' };
-const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-semi-space-size=4')
-  .split(' ')
-  .filter(Boolean);
 
 const dbName = `uf_bench_leads_${Date.now().toString(36)}`;
 const dbUrl = withDatabase(adminUrl, dbName);
@@ -171,7 +177,7 @@ async function startServer() {
   // Started as `npm start` and the Docker image start it (ADR 013).
   const { child } = await startProcess(
     'server',
-    [...SERVER_NODE_FLAGS, path.join(root, 'packages/server/dist/main.js')],
+    serverArgv(),
     {
       PORT: String(port),
       HOST: '127.0.0.1',

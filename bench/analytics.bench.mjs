@@ -22,6 +22,7 @@ import {
   readyAt,
   root,
   runSql,
+  serverArgv,
   startProcess,
   stopAll,
   stopProcess,
@@ -69,7 +70,7 @@ if (!adminUrl) {
 async function startAppServer(databaseUrl, port) {
   const { child } = await startProcess(
     'server',
-    ['packages/server/dist/main.js'],
+    serverArgv(),
     {
       DATABASE_URL: databaseUrl,
       PORT: String(port),

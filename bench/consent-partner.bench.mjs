@@ -17,6 +17,7 @@ import {
   readyAt,
   root,
   runSql,
+  serverArgv,
   startProcess,
   stopProcess,
   withDatabase,
@@ -95,7 +96,7 @@ async function main() {
     const port = 21_000 + Math.floor(Math.random() * 10_000);
     const { child: server } = await startProcess(
       'server',
-      ['packages/server/dist/main.js'],
+      serverArgv(),
       {
         DATABASE_URL: dbUrl,
         PORT: String(port),

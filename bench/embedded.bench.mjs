@@ -17,6 +17,7 @@ import {
   printTable,
   readyAt,
   runSql,
+  serverArgv,
   startProcess,
   stopProcess,
   withDatabase,
@@ -75,7 +76,7 @@ async function startServer(label, env) {
   const started = Date.now();
   const { child } = await startProcess(
     label,
-    ['packages/server/dist/main.js'],
+    serverArgv(),
     { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     readyAt(port),
   );

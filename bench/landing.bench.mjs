@@ -17,7 +17,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { LIMITS_KB, landingBundle } from '../packages/web/report-bundle.mjs';
 import { option } from './support/bodies.mjs';
-import { printTable, readyAt, root, startProcess, stopProcess } from './support/processes.mjs';
+import { printTable, readyAt, root, serverArgv, startProcess, stopProcess } from './support/processes.mjs';
 
 const RUNS = Number(option('runs', '3'));
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -110,7 +110,7 @@ async function main() {
   const port = 21_000 + Math.floor(Math.random() * 10_000);
   const { child } = await startProcess(
     'server',
-    ['packages/server/dist/main.js'],
+    serverArgv(),
     { DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     readyAt(port),
   );

@@ -11,7 +11,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { apiLead, BROWSER_UA, benchAdminUrl, option, trackEvent, websiteLead } from './support/bodies.mjs';
-import { readyAt, root, runSql, startProcess, stopProcess, withDatabase } from './support/processes.mjs';
+import {
+  readyAt,
+  root,
+  runSql,
+  serverArgv,
+  startProcess,
+  stopProcess,
+  withDatabase,
+} from './support/processes.mjs';
 
 const ROUTE = process.argv[2] ?? 'track';
 const DURATION = Number(option('duration', '10'));
@@ -39,7 +47,7 @@ async function main() {
     const port = 21_000 + Math.floor(Math.random() * 10_000);
     const { child } = await startProcess(
       'server',
-      ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--max-semi-space-size=4', 'packages/server/dist/main.js'],
+      serverArgv('--cpu-prof', `--cpu-prof-dir=${profDir}`),
       {
         DATABASE_URL: dbUrl,
         PORT: String(port),

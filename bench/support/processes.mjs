@@ -9,6 +9,16 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const pg = createRequire(path.join(root, 'packages/server/package.json'))('pg');
 
+/**
+ * The node flags the server runs with in production (`npm start`, the Docker image: ADR 013), so every
+ * bench measures the server users get. BENCH_SERVER_NODE_FLAGS overrides them ("" for none).
+ */
+export const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-semi-space-size=4')
+  .split(' ')
+  .filter(Boolean);
+/** The node arguments that start the built server. */
+export const serverArgv = (...flags) => [...flags, ...SERVER_NODE_FLAGS, 'packages/server/dist/main.js'];
+
 const children = new Set();
 export function stopAll() {
   for (const child of children) child.kill('SIGTERM');
