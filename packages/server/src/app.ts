@@ -131,7 +131,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   // Registered after the database's hook, so it runs first (LIFO): queued analytics events are
   // written before the pool closes.
   app.addHook('onClose', async () => services.analytics.close());
-  services.analytics.startRetention((err) => app.log.warn({ err }, 'analytics retention run failed'));
+  services.analytics.startUpkeep((err) => app.log.warn({ err }, 'analytics upkeep run failed'));
   const operations = createOperations({ supportEmail: config.supportEmail });
   const appRouter = createAppRouter({ supportEmail: config.supportEmail }, operations);
   const createContext = createContextFactory(config, services);

@@ -23,6 +23,10 @@ async function snapshot(url: string): Promise<Record<string, unknown[]>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    // The lead rollups are derived rows kept as deltas (ADR 055): equal data, folded the same way.
+    await client.query(`do $$ begin
+      if to_regprocedure('compact_lead_source_rollups()') is not null then perform compact_lead_source_rollups(); end if;
+    end $$`);
     const { rows: tables } = await client.query<{ name: string }>(
       `select table_name as name from information_schema.tables
        where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,

@@ -207,6 +207,52 @@ describe('attribution of a campaign visit', () => {
     expect(drift.rows).toEqual([]);
   });
 
+  it('counts leads of one campaign submitted at once exactly, before and after the rollups are folded', async () => {
+    // The submissions append delta rows (no shared row to wait for); the minute's fold keeps one per key.
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/submit-search',
+          payload: {
+            ...leadBody({ pageUrl: 'https://example.org/?utm_source=google' }),
+            attribution: CAMPAIGN,
+          },
+          ...VISITOR,
+        }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    const rows = async () =>
+      (
+        await t.app.db.pool.query<{ n: string; leads: string }>(
+          `select count(*) as n, sum(leads) as leads from lead_daily_source where campaign = 'spring'`,
+        )
+      ).rows[0];
+    expect(await rows()).toEqual({ n: '20', leads: '20' });
+    const before = (await summary()).sources;
+    expect(before[0]).toMatchObject({ campaign: 'spring', leads: 20, consentingLeads: 20 });
+
+    await t.app.db.pool.query(
+      `update website_lead set opted_out_at = now() where id in (select id from website_lead limit 5)`,
+    );
+    await t.app.db.pool.query('select compact_lead_source_rollups()'); // what the server runs each minute
+    expect(await rows()).toEqual({ n: '1', leads: '20' });
+    const monthly = await t.app.db.pool.query(
+      `select leads, consenting from lead_monthly_source where campaign = 'spring'`,
+    );
+    expect(monthly.rows).toEqual([{ leads: '20', consenting: '15' }]);
+    expect((await summary()).sources[0]).toMatchObject({ leads: 20, consentingLeads: 15 });
+
+    // Folding again changes nothing; keys whose rows sum to zero disappear.
+    await t.app.db.pool.query('delete from website_lead');
+    await t.app.db.pool.query('select compact_lead_source_rollups()'); // what the server runs each minute
+    const left = await t.app.db.pool.query(
+      'select * from lead_daily_source union all select * from lead_monthly_source',
+    );
+    expect(left.rows).toEqual([]);
+  });
+
   it('answers 400 for a bad channel filter', async () => {
     const res = await t.app.inject({
       url: '/api/admin/analytics',

@@ -8,10 +8,43 @@ import { getAnalyticsSummary, purgeExpiredEvents } from './analytics-report.serv
 import { type CountryLookup, createCountryLookup } from './country-lookup';
 
 // Visitor analytics as the rest of the app sees it: ingestion (group commit), the dashboard summary,
-// and retention of raw events. One instance per app; close() runs on shutdown (app onClose hook).
+// and its upkeep: retention of raw events, and folding the lead rollups' delta rows (ADR 055). One
+// instance per app; close() runs on shutdown (app onClose hook).
 
-const RETENTION_EVERY_MS = 60 * 60 * 1000;
-const RETENTION_FIRST_RUN_MS = 60 * 1000;
+const MINUTE_MS = 60 * 1000;
+
+/** A task run after `firstMs`, then every `everyMs`, never twice at once; a failed run is reported and
+ * the next one tries again (nothing depends on it meanwhile). */
+function periodicJob(task: () => Promise<unknown>, firstMs: number, everyMs: number) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let reportError: (err: unknown) => void = () => {};
+  const run = () => {
+    running ??= task()
+      .catch((err: unknown) => reportError(err))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  return {
+    run,
+    start(onError: (err: unknown) => void) {
+      reportError = onError;
+      timer = setTimeout(() => {
+        void run();
+        timer = setInterval(() => void run(), everyMs);
+        timer.unref();
+      }, firstMs);
+      timer.unref();
+    },
+    async stop() {
+      clearTimeout(timer);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
 
 export function createAnalyticsService(options: {
   db: Database;
@@ -28,19 +61,18 @@ export function createAnalyticsService(options: {
     lookupCountry,
     registry: options.metrics.registry,
   });
-
-  let retentionTimer: NodeJS.Timeout | undefined;
-  let retentionRun: Promise<unknown> | undefined;
-  let reportError: (err: unknown) => void = () => {};
-  const runRetention = () => {
-    retentionRun ??= purgeExpiredEvents(db.pool, config.analyticsRetentionDays)
-      // The next hourly run tries again; ingestion never depends on this.
-      .catch((err: unknown) => reportError(err))
-      .finally(() => {
-        retentionRun = undefined;
-      });
-    return retentionRun;
-  };
+  // Raw events past ANALYTICS_RETENTION_DAYS: a minute after start, then hourly.
+  const retention = periodicJob(
+    () => purgeExpiredEvents(db.pool, config.analyticsRetentionDays),
+    MINUTE_MS,
+    60 * MINUTE_MS,
+  );
+  // Lead submissions append delta rows to the lead rollups; each minute folds them to one row per key.
+  const leadRollups = periodicJob(
+    () => db.pool.query('select compact_lead_source_rollups()'),
+    MINUTE_MS,
+    MINUTE_MS,
+  );
 
   return {
     track: ingester.track,
@@ -48,23 +80,16 @@ export function createAnalyticsService(options: {
     lookupCountry,
     summary: (query: AnalyticsQuery): Promise<AnalyticsSummary> =>
       getAnalyticsSummary(db.pool, query, config.timeZone),
-    /** Deletes raw events past ANALYTICS_RETENTION_DAYS a minute after start, then hourly. */
-    startRetention(onError: (err: unknown) => void) {
-      reportError = onError;
-      const first = setTimeout(() => {
-        void runRetention();
-        retentionTimer = setInterval(() => void runRetention(), RETENTION_EVERY_MS);
-        retentionTimer.unref();
-      }, RETENTION_FIRST_RUN_MS);
-      first.unref();
-      retentionTimer = first;
+    /** Starts the periodic upkeep: event retention and lead-rollup compaction. */
+    startUpkeep(onError: (err: unknown) => void) {
+      retention.start(onError);
+      leadRollups.start(onError);
     },
-    runRetention,
-    /** Graceful shutdown: stop the retention timer, then write every queued event. */
+    runRetention: retention.run,
+    compactLeadRollups: leadRollups.run,
+    /** Graceful shutdown: stop the upkeep, then write every queued event. */
     async close() {
-      clearTimeout(retentionTimer);
-      clearInterval(retentionTimer);
-      await retentionRun;
+      await Promise.all([retention.stop(), leadRollups.stop()]);
       await ingester.close();
     },
   };

@@ -4,15 +4,15 @@ import { Migration } from '@mikro-orm/migrations';
 // and the rollups the dashboard reads them from.
 
 /** A website lead's rollup key: its day and where its visit came from (before attribution: Direct). */
-const LEAD_KEY = `case when opt_in_date ~ '^\\d{4}-\\d{2}-\\d{2}$' then opt_in_date::date else created_at::date end as day, coalesce(country, '') as country, coalesce(channel, 'Direct') as channel,
+export const LEAD_KEY = `case when opt_in_date ~ '^\\d{4}-\\d{2}-\\d{2}$' then opt_in_date::date else created_at::date end as day, coalesce(country, '') as country, coalesce(channel, 'Direct') as channel,
   coalesce(source, 'direct') as source, coalesce(campaign, '') as campaign`;
 /** Its counts, times `sign` (1 or -1). */
-const LEAD_COUNTS = (sign: string) => `sum(${sign}) as leads,
+export const LEAD_COUNTS = (sign: string) => `sum(${sign}) as leads,
   sum(case when consent_given and tcpa_compliant = 'true' and opted_out_at is null then ${sign} else 0 end) as consenting,
   sum(case when beneficiary is not null then ${sign} else 0 end) as beneficiaries`;
 
 /** The daily and monthly upserts of the leads in `rows` (with a `sign` column), grouped; no-op changes skipped. */
-const LEAD_DELTA_UPSERTS = (rows: string) => `
+export const LEAD_DELTA_UPSERTS = (rows: string) => `
   with d as (
     select * from (select ${LEAD_KEY}, ${LEAD_COUNTS('sign')} from (${rows}) r group by 1, 2, 3, 4, 5) g
     where leads <> 0 or consenting <> 0 or beneficiaries <> 0
@@ -27,6 +27,21 @@ const LEAD_DELTA_UPSERTS = (rows: string) => `
     sum(beneficiaries) from d group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
   on conflict (month, country, channel, source, campaign) do update set leads = t.leads + excluded.leads,
     consenting = t.consenting + excluded.consenting, beneficiaries = t.beneficiaries + excluded.beneficiaries;`;
+
+/** The trigger function that writes each statement's changed leads into the rollups with `write`. */
+export const leadSourceRollupFunction = (write: (rows: string) => string) => `
+      create or replace function lead_source_rollup() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'INSERT' then
+          ${write('select *, 1 as sign from new_rows')}
+        elsif tg_op = 'DELETE' then
+          ${write('select *, -1 as sign from old_rows')}
+        else
+          ${write('select *, 1 as sign from new_rows union all select *, -1 from old_rows')}
+        end if;
+        return null;
+      end
+      $$`;
 
 export class Migration20261124100000_attribution extends Migration {
   override name = 'Migration20261124100000_attribution';
@@ -157,19 +172,7 @@ export class Migration20261124100000_attribution extends Migration {
           primary key (${period}, country, channel, source, campaign)
         )`);
     }
-    this.addSql(`
-      create function lead_source_rollup() returns trigger language plpgsql as $$
-      begin
-        if tg_op = 'INSERT' then
-          ${LEAD_DELTA_UPSERTS('select *, 1 as sign from new_rows')}
-        elsif tg_op = 'DELETE' then
-          ${LEAD_DELTA_UPSERTS('select *, -1 as sign from old_rows')}
-        else
-          ${LEAD_DELTA_UPSERTS('select *, 1 as sign from new_rows union all select *, -1 from old_rows')}
-        end if;
-        return null;
-      end
-      $$`);
+    this.addSql(leadSourceRollupFunction(LEAD_DELTA_UPSERTS));
     this.addSql(`create trigger website_lead_source_insert after insert on website_lead
       referencing new table as new_rows for each statement execute function lead_source_rollup()`);
     this.addSql(`create trigger website_lead_source_update after update on website_lead

@@ -8,6 +8,7 @@ import { Migration20261122040000_consent_partner } from './Migration202611220400
 import { Migration20261123100000_one_statement_writes } from './Migration20261123100000_one_statement_writes';
 import { Migration20261123110000_lead_search } from './Migration20261123110000_lead_search';
 import { Migration20261124100000_attribution } from './Migration20261124100000_attribution';
+import { Migration20261124200000_lead_rollup_deltas } from './Migration20261124200000_lead_rollup_deltas';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -26,4 +27,8 @@ export const migrationsList: MigrationObject[] = [
   },
   { name: 'Migration20261123110000_lead_search', class: Migration20261123110000_lead_search },
   { name: 'Migration20261124100000_attribution', class: Migration20261124100000_attribution },
+  {
+    name: 'Migration20261124200000_lead_rollup_deltas',
+    class: Migration20261124200000_lead_rollup_deltas,
+  },
 ];
