@@ -10,12 +10,17 @@ const root = rootElement;
 /** Lets the browser handle what waits (a tap, a paint) before the next stage runs. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 // The app's code is evaluated in stages, a task each: React DOM; Mantine's provider, the theme and the
-// router's provider; then the router with the page. As one task, the evaluation held a phone's main
-// thread for ~200 ms after the page had painted (Total Blocking Time).
+// router's provider; the landing page with its Mantine components; the router and its routes; then the
+// start itself. As one task, the evaluation held a phone's main thread for ~200 ms after the page had
+// painted (Total Blocking Time, ADR 053).
 const start = () =>
   void import('react-dom/client')
     .then(nextTask)
     .then(() => import('./app-root'))
+    .then(nextTask)
+    .then(() => import('./features/lead-form/landing-page'))
+    .then(nextTask)
+    .then(() => import('./router'))
     .then(nextTask)
     .then(() => import('./app-start'))
     .then((m) => m.startApp(root));
