@@ -84,8 +84,23 @@ async function audit(chrome, url) {
     bytes: a['total-byte-weight'].numericValue,
     jsBytes: transferred(a['resource-summary'], 'script'),
     cssBytes: transferred(a['resource-summary'], 'stylesheet'),
-    lcpElement: a['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? '?',
+    lcpElement: firstNodeSnippet(a['lcp-breakdown-insight']?.details) ?? '?',
   };
+}
+
+/** The first DOM node an audit's details name (Lighthouse 13 puts the LCP element in the LCP breakdown). */
+function firstNodeSnippet(details) {
+  if (!details || typeof details !== 'object') return undefined;
+  if (details.type === 'node' && details.snippet) return details.snippet;
+  for (const value of Object.values(details)) {
+    const found = Array.isArray(value)
+      ? value.map(firstNodeSnippet).find(Boolean)
+      : typeof value === 'object'
+        ? firstNodeSnippet(value)
+        : undefined;
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function summary(label, runs) {

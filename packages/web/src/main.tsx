@@ -2,7 +2,7 @@ import './public-styles';
 
 // The page's entry script: its stylesheet, and the app started after the first paint (ADR 053). A
 // prerendered page is readable without any script, so React, the router and the page's code load only
-// once the document has loaded: they do not compete with the HTML and CSS for a phone's bandwidth while
+// once the document has loaded and a frame has been painted: they do not compete with the HTML and CSS for a phone's bandwidth while
 // the page paints. A client-rendered page (the admin area) has nothing to show before they run.
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('#root is missing from index.html');
@@ -25,6 +25,10 @@ const start = () =>
     .then(() => import('./app-start'))
     .then((m) => m.startApp(root));
 
+/** Runs `then` once the browser has painted a frame: a fast connection can fire `load` before the
+ * first paint, and the app's requests must not stand in its way. */
+const afterNextPaint = (then: () => void) => requestAnimationFrame(() => setTimeout(then, 0));
+
 if (!root.hasChildNodes()) start();
-else if (document.readyState === 'complete') start();
-else window.addEventListener('load', start, { once: true });
+else if (document.readyState === 'complete') afterNextPaint(start);
+else window.addEventListener('load', () => afterNextPaint(start), { once: true });
