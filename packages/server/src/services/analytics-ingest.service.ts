@@ -6,6 +6,7 @@ import { normaliseReferrer } from '@uf/shared/referrer';
 import type { Pool } from 'pg';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { AppError } from '../errors';
+import { VISIT_COUNTS } from './analytics-sources';
 import { DROP_REASONS, dropReason } from './bot-filter';
 import type { CountryLookup } from './country-lookup';
 import { GroupCommitter } from './group-commit';
@@ -57,9 +58,8 @@ const STEP_BITS = `case event_type when 'page_view' then 1 when 'survey_started'
   when 'form_submit' then 4 when 'button_click' then 8 else 0 end`;
 
 /** The rollup columns a step bit adds to (analytics_daily_source and analytics_monthly_source). */
-const SOURCE_COUNTS = ['visits', 'visitors', 'page_views', 'survey_starts', 'form_submits', 'state_clicks'];
-const sumCounts = SOURCE_COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ');
-const addCounts = SOURCE_COUNTS.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ');
+const sumCounts = VISIT_COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ');
+const addCounts = VISIT_COUNTS.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ');
 const REFERRER_ROLLUPS = [
   { table: 'analytics_daily_referrer', keys: ['day', "'visit'", 'referrer'], country: false },
   {

@@ -4,7 +4,7 @@ import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { AnalyticsEventType } from '@uf/shared/constants';
 import type { Pool, PoolClient } from 'pg';
 import { comparisonPeriods, splitRange } from './analytics-periods';
-import { getPeriodTotals, getSourcesReport, Params, where } from './analytics-sources';
+import { getPeriodTotals, getSourcesReport, Params, VISIT_COUNTS, where } from './analytics-sources';
 import { dateAndTimeIn } from './time';
 
 // The dashboard's numbers, read from the daily and monthly rollups only (ADR 020): the work depends on
@@ -161,10 +161,8 @@ const DAILY_TABLES = [
   'analytics_day_visitor',
 ] as const;
 
-const SOURCE_COUNTS = 'visits, visitors, page_views, survey_starts, form_submits, state_clicks';
-const SUM_SOURCE_COUNTS = SOURCE_COUNTS.split(', ')
-  .map((c) => `sum(${c})`)
-  .join(', ');
+const SOURCE_COUNTS = VISIT_COUNTS.join(', ');
+const SUM_SOURCE_COUNTS = VISIT_COUNTS.map((c) => `sum(${c})`).join(', ');
 
 /** Each monthly rollup is the sum of its daily one, by these columns besides the day. */
 const MONTHLY_TABLES = [

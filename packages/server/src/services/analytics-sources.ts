@@ -21,7 +21,8 @@ export class Params {
 
 export const where = (clauses: string[]) => (clauses.length ? `where ${clauses.join(' and ')}` : '');
 
-const VISIT_COUNTS = [
+/** The counts of the visit rollups (analytics_daily_source, analytics_monthly_source), in column order. */
+export const VISIT_COUNTS = [
   'visits',
   'visitors',
   'page_views',
