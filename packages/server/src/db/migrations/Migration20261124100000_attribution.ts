@@ -4,19 +4,21 @@ import { Migration } from '@mikro-orm/migrations';
 // and the rollups the dashboard reads them from.
 
 /** A website lead's rollup key: its day and where its visit came from (before attribution: Direct). */
-export const LEAD_KEY = `case when opt_in_date ~ '^\\d{4}-\\d{2}-\\d{2}$' then opt_in_date::date else created_at::date end as day, coalesce(country, '') as country, coalesce(channel, 'Direct') as channel,
+const LEAD_KEY = `case when opt_in_date ~ '^\\d{4}-\\d{2}-\\d{2}$' then opt_in_date::date else created_at::date end as day, coalesce(country, '') as country, coalesce(channel, 'Direct') as channel,
   coalesce(source, 'direct') as source, coalesce(campaign, '') as campaign`;
 /** Its counts, times `sign` (1 or -1). */
-export const LEAD_COUNTS = (sign: string) => `sum(${sign}) as leads,
+const LEAD_COUNTS = (sign: string) => `sum(${sign}) as leads,
   sum(case when consent_given and tcpa_compliant = 'true' and opted_out_at is null then ${sign} else 0 end) as consenting,
   sum(case when beneficiary is not null then ${sign} else 0 end) as beneficiaries`;
 
+/** The leads in `rows` (with a `sign` column) as counts per rollup key; keys whose counts do not change left out. */
+export const leadDeltas = (rows: string) => `
+    select * from (select ${LEAD_KEY}, ${LEAD_COUNTS('sign')} from (${rows}) r group by 1, 2, 3, 4, 5) g
+    where leads <> 0 or consenting <> 0 or beneficiaries <> 0`;
+
 /** The daily and monthly upserts of the leads in `rows` (with a `sign` column), grouped; no-op changes skipped. */
 export const LEAD_DELTA_UPSERTS = (rows: string) => `
-  with d as (
-    select * from (select ${LEAD_KEY}, ${LEAD_COUNTS('sign')} from (${rows}) r group by 1, 2, 3, 4, 5) g
-    where leads <> 0 or consenting <> 0 or beneficiaries <> 0
-  ), daily as (
+  with d as (${leadDeltas(rows)}), daily as (
     insert into lead_daily_source as t (day, country, channel, source, campaign, leads, consenting, beneficiaries)
     select * from d order by 1, 2, 3, 4, 5
     on conflict (day, country, channel, source, campaign) do update set leads = t.leads + excluded.leads,

@@ -1,8 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 import {
-  LEAD_COUNTS,
   LEAD_DELTA_UPSERTS,
-  LEAD_KEY,
+  leadDeltas,
   leadSourceRollupFunction,
 } from './Migration20261124100000_attribution';
 
@@ -21,10 +20,7 @@ const KEY_COLUMNS = (period: string) => `${period}, country, channel, source, ca
 
 /** Each statement's changed leads as new rows of both rollups, grouped, no-op changes skipped. */
 const LEAD_DELTA_INSERTS = (rows: string) => `
-  with d as (
-    select * from (select ${LEAD_KEY}, ${LEAD_COUNTS('sign')} from (${rows}) r group by 1, 2, 3, 4, 5) g
-    where leads <> 0 or consenting <> 0 or beneficiaries <> 0
-  ), daily as (
+  with d as (${leadDeltas(rows)}), daily as (
     insert into lead_daily_source (day, country, channel, source, campaign, leads, consenting, beneficiaries)
     select * from d
   )
