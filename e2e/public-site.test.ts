@@ -5,7 +5,8 @@ import { MULTI_STATE_SITE_URL, STATE_SITES } from '@uf/shared/state-sites';
 import pg from 'pg';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { baseUrl, gotoReady, launchBrowser, openPage, uniqueEmail } from './support/browser';
+import { axeViolations, describeViolations } from './support/axe';
+import { baseUrl, gotoReady, interact, launchBrowser, openPage, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 import { PUBLIC_PAGES } from './support/public-pages';
 
@@ -32,6 +33,23 @@ async function storedBeneficiary(leadId: string): Promise<string | null | undefi
   try {
     const r = await client.query('select beneficiary from website_lead where id = $1', [leadId]);
     return r.rows[0]?.beneficiary ?? null;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Name and birth month of the lead stored for `email`, when the e2e server runs on DATABASE_URL. */
+async function storedLead(email: string): Promise<Record<string, string> | null | undefined> {
+  const url = inject('e2eDatabaseUrl');
+  if (!url) return undefined;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query(
+      'select first_name, birth_month::text as birth_month from website_lead where email = $1',
+      [email],
+    );
+    return r.rows[0] ?? null;
   } finally {
     await client.end();
   }
@@ -225,6 +243,68 @@ describe('analytics events from the browser', () => {
   });
 });
 
+describe('the app starts on the first interaction (ADR 053)', () => {
+  it('a visit without interaction loads no app code, yet counts page_view once with its campaign', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl() });
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    const views: { eventType: string; attribution?: Record<string, string> }[] = [];
+    page.on('request', (r: Request) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+      if (r.url().endsWith('/api/analytics/track')) views.push(r.postDataJSON());
+    });
+    await page.goto('/?utm_source=newsletter&utm_medium=email&utm_campaign=fall');
+    await expect.poll(() => views.length).toBe(1);
+    await page.waitForTimeout(1000);
+    expect(views[0]).toMatchObject({ eventType: 'page_view', attribution: { utm_campaign: 'fall' } });
+    expect(scripts.some((s) => /\/(client|app-start|landing-page)-[^/]+\.js$/.test(s))).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.dataset.appReady)).toBeUndefined();
+    // What the visitor reads until then is the page as it will be: its colours too (axe: nothing at all).
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await interact(page);
+    await page.waitForSelector('html[data-app-ready="true"]', { state: 'attached' });
+    await page.waitForTimeout(500);
+    expect(views).toHaveLength(1);
+    await context.close();
+  });
+
+  it('what the visitor enters before the app runs is kept, and the lead is stored with it', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl() });
+    const page = await context.newPage();
+    // Hold the app's last chunk back: the visitor types, picks and ticks while it loads.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/app-start-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    const email = uniqueEmail('before-start');
+    await page.getByLabel('First Name', { exact: true }).fill('Early');
+    await page.getByLabel('Email Address', { exact: true }).fill(email);
+    await page.getByLabel('Birth Month', { exact: true }).selectOption('5');
+    await page.getByRole('checkbox').check();
+    expect(await page.evaluate(() => document.documentElement.dataset.appReady)).toBeUndefined();
+    release();
+    await page.waitForSelector('html[data-app-ready="true"]', { state: 'attached' });
+    const lead = validLead(email, { firstName: 'Early' });
+    await page.getByLabel('Last Name', { exact: true }).fill(lead.lastName);
+    await page.getByLabel('Street Address', { exact: true }).fill(lead.streetAddress);
+    await page.getByLabel('ZIP Code', { exact: true }).fill(lead.zipCode);
+    await page.getByLabel('Phone Number', { exact: true }).fill(lead.phone);
+    await page.getByLabel('Birth Day', { exact: true }).selectOption(lead.birthDay);
+    await page.getByLabel('Birth Year', { exact: true }).selectOption(lead.birthYear);
+    await page.getByRole('button', { name: 'Search Now' }).click();
+    await page.getByRole('dialog', { name: 'Who is your beneficiary?' }).waitFor();
+    // Stored at all means consent was sent (the server refuses a lead without it).
+    const stored = await storedLead(email);
+    if (stored !== undefined) expect(stored).toEqual({ first_name: 'Early', birth_month: '5' });
+    await context.close();
+  });
+});
+
 describe('every public page', () => {
   it.each(PUBLIC_PAGES)('$path renders its content, title and description on a full page load', async (p) => {
     const { context, page } = await openPage(browser, p.path);
@@ -322,6 +402,7 @@ describe('every public page', () => {
         const h1 = document.querySelector('#root h1') as (HTMLElement & { prerendered?: boolean }) | null;
         if (h1) h1.prerendered = true;
       });
+      await interact(page);
       release();
       await page.waitForSelector('html[data-app-ready="true"]', { state: 'attached' });
       await page.waitForTimeout(300);

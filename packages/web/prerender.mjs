@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { appModules } from './report-bundle.mjs';
 
 const here = import.meta.dirname;
 const dist = path.join(here, 'dist');
@@ -24,9 +25,11 @@ export const PRERENDERED = {
 
 // The prerendered page paints without JavaScript, so its scripts must not compete with the first paint
 // for a phone's bandwidth: no modulepreload hints (the entry script still loads, and pulls its imports).
+// The app's chunks are listed instead, for the entry to request together once the visitor interacts.
 const template = readFileSync(path.join(dist, 'index.html'), 'utf8')
   .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
-  .replace('<script type="module" crossorigin', '<script type="module" fetchpriority="low" crossorigin');
+  .replace('<script type="module" crossorigin', '<script type="module" fetchpriority="low" crossorigin')
+  .replace('</head>', `  <meta name="app-modules" content="${appModules().join(' ')}" />\n  </head>`);
 if (!template.includes('<div id="root"></div>')) throw new Error('dist/index.html has no empty #root');
 mkdirSync(path.join(dist, 'prerendered'), { recursive: true });
 const pages = {};

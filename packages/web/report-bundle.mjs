@@ -3,20 +3,21 @@
 // not timings: never flaky. Issue 12 / ADR 053:
 // - critical path: what the prerendered HTML itself loads before the page paints: the entry script
 //   (with its static imports) and the one blocking stylesheet. Goals: JS ≤ 60 KB, CSS ≤ 15 KB.
-// - after the first paint: the app the entry starts once the document has loaded (React, the router,
-//   Mantine, the landing page; src/app-start.tsx and its static imports) and what the page loads at
-//   mount (analytics). Its limit is the figure this build reached plus a small margin: it holds the
-//   ground won (150 → 152: the staged start in src/main.tsx splits the same code into more chunks,
-//   +1.6 KB of chunk wrappers); the issue's 60 KB for *all* of the landing page's JavaScript is out of reach while the
-//   page hydrates with React (react-dom alone is about 60 KB gzip).
+// - page view: all the JavaScript a visit loads when the visitor does nothing: the critical path plus
+//   what the entry runs at the document's load (src/page-load.ts: the campaign, page_view). Goal: the
+//   issue's 60 KB for the landing page's JavaScript.
+// - on the first interaction: the app the entry starts when the visitor touches, scrolls, types or moves
+//   the mouse (React, the router, Mantine, the page; the entry's dynamic imports). Its limit is the figure
+//   reached plus a small margin, so it cannot grow unnoticed; 60 KB is out of reach for it while the page
+//   hydrates with React (react-dom alone is about 60 KB gzip).
 // - the landing page must load no stylesheet after the first paint (it would be painted unstyled).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-export const LIMITS_KB = { criticalJs: 60, css: 15, afterPaintJs: 152 };
-/** Modules whose chunks the landing page loads on its own after the first paint (see the file comment). */
-const AFTER_PAINT = ['src/app-start.tsx', 'src/features/lead-form/analytics.ts'];
+export const LIMITS_KB = { criticalJs: 60, css: 15, pageViewJs: 60, interactionJs: 152 };
+/** The module the entry runs at every document's load (see the file comment). */
+const AT_LOAD = 'src/page-load.ts';
 
 const dist = path.resolve(import.meta.dirname, 'dist');
 
@@ -33,19 +34,37 @@ function closure(manifest, key, seen = new Map()) {
 const gzipKb = (file) => gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length / 1024;
 const cssOf = (chunks) => [...new Set([...chunks.values()].flatMap((c) => c.css ?? []))];
 
+const readManifest = () => JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+
+/** Files of the app the entry starts on the first interaction (its dynamic imports and what they load). */
+function interactionChunks(manifest, loaded) {
+  const chunks = new Map();
+  for (const key of manifest['index.html'].dynamicImports ?? []) closure(manifest, key, chunks);
+  for (const file of loaded) chunks.delete(file);
+  return chunks;
+}
+
+/** The app's JavaScript files, listed in the prerendered pages for the entry to preload (prerender.mjs). */
+export function appModules() {
+  const manifest = readManifest();
+  return [...interactionChunks(manifest, closure(manifest, 'index.html').keys()).keys()];
+}
+
 /** The landing page's figures (KB gzip, with the files behind them) and what is over its limit. */
 export function landingBundle() {
-  const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+  const manifest = readManifest();
   const critical = closure(manifest, 'index.html');
-  const afterPaint = new Map();
-  for (const key of AFTER_PAINT) closure(manifest, key, afterPaint);
-  for (const file of critical.keys()) afterPaint.delete(file);
-  const lateCss = cssOf(afterPaint).filter((file) => !cssOf(critical).includes(file));
+  const pageView = closure(manifest, AT_LOAD, new Map(critical));
+  const interaction = interactionChunks(manifest, pageView.keys());
+  const lateCss = cssOf(new Map([...pageView, ...interaction])).filter(
+    (file) => !cssOf(critical).includes(file),
+  );
   const measure = (files) => ({ files, kb: files.reduce((sum, file) => sum + gzipKb(file), 0) });
   const figures = {
     criticalJs: measure([...critical.keys()]),
     css: measure(cssOf(critical)),
-    afterPaintJs: measure([...afterPaint.keys()]),
+    pageViewJs: measure([...pageView.keys()]),
+    interactionJs: measure([...interaction.keys()]),
   };
   const problems = Object.entries(LIMITS_KB)
     .filter(([name, limit]) => figures[name].kb > limit)
@@ -59,7 +78,8 @@ if (process.argv[1] === import.meta.filename) {
   const titles = {
     criticalJs: 'JavaScript before the first paint',
     css: 'CSS (one blocking stylesheet)',
-    afterPaintJs: 'JavaScript after the first paint (hydration)',
+    pageViewJs: 'JavaScript of a page view (the above and the load tasks)',
+    interactionJs: 'JavaScript on the first interaction (the app, hydration)',
   };
   console.info('Landing page (gzip):');
   for (const [name, { files, kb }] of Object.entries(figures)) {

@@ -34,6 +34,11 @@ function readConfig(): AppConfig {
 
 const config = readConfig();
 
+/** This deployment's configuration, read once from the page. */
+export function appConfig(): AppConfig {
+  return config;
+}
+
 export function useAppConfig(): AppConfig {
   return config;
 }

@@ -1,9 +1,11 @@
 import './public-styles';
 
-// The page's entry script: its stylesheet, and the app started after the first paint (ADR 053). A
-// prerendered page is readable without any script, so React, the router and the page's code load only
-// once the document has loaded and a frame has been painted: they do not compete with the HTML and CSS for a phone's bandwidth while
-// the page paints. A client-rendered page (the admin area) has nothing to show before they run.
+// The page's entry script: its stylesheet, what every page does once its document has loaded, and the
+// app (ADR 053). A prerendered page is readable without any script, and its form takes input before the
+// app runs, so React, the router and the page's code (≈150 KB) load on the visitor's first interaction
+// (a touch, a scroll, a key, the mouse): a visitor who reads and leaves never downloads them, and they
+// never compete with the page's HTML and CSS for a phone's bandwidth. A client-rendered page (the admin
+// area) has nothing to show before they run, so it starts them at once.
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('#root is missing from index.html');
 const root = rootElement;
@@ -11,8 +13,7 @@ const root = rootElement;
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 // The app's code is evaluated in stages, a task each: React DOM; Mantine's provider, the theme and the
 // router's provider; the landing page with its Mantine components; the router and its routes; then the
-// start itself. As one task, the evaluation held a phone's main thread for ~200 ms after the page had
-// painted (Total Blocking Time, ADR 053).
+// start itself. As one task, the evaluation held a phone's main thread for ~200 ms (Total Blocking Time).
 const start = () =>
   void import('react-dom/client')
     .then(nextTask)
@@ -25,10 +26,48 @@ const start = () =>
     .then(() => import('./app-start'))
     .then((m) => m.startApp(root));
 
-/** Runs `then` once the browser has painted a frame: a fast connection can fire `load` before the
- * first paint, and the app's requests must not stand in its way. */
-const afterNextPaint = (then: () => void) => requestAnimationFrame(() => setTimeout(then, 0));
+/**
+ * The stages above fetch their chunks one after the other. On a prerendered page the build lists every
+ * chunk of the app (`<meta name="app-modules">`, prerender.mjs), so they are all requested at once when
+ * the app starts, and evaluated stage by stage as they are needed.
+ */
+function preloadApp(): void {
+  const files = document.querySelector('meta[name="app-modules"]')?.getAttribute('content')?.split(' ') ?? [];
+  for (const file of files) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = `/${file}`;
+    document.head.appendChild(link);
+  }
+}
+
+const documentLoaded = new Promise<void>((resolve) => {
+  if (document.readyState === 'complete') resolve();
+  else window.addEventListener('load', () => resolve(), { once: true });
+});
+// Whether or not the app ever starts: the session's campaign, the landing page's view, the configured tags.
+const pageLoaded = documentLoaded
+  .then(() => import('./page-load'))
+  .then((m) => m.onDocumentLoad(location.pathname))
+  .catch((err: unknown) => console.warn('Page load tasks failed:', err));
+
+/** What counts as the visitor being there (not a timer: a visitor who only reads needs no app). */
+const INTERACTIONS = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'focusin', 'wheel', 'scroll'];
+
+/** Runs `then` once, on the first of the visitor's interactions. */
+function onFirstInteraction(then: () => void): void {
+  const options = { capture: true, passive: true } as const;
+  const once = () => {
+    for (const type of INTERACTIONS) window.removeEventListener(type, once, options);
+    then();
+  };
+  for (const type of INTERACTIONS) window.addEventListener(type, once, options);
+}
 
 if (!root.hasChildNodes()) start();
-else if (document.readyState === 'complete') afterNextPaint(start);
-else window.addEventListener('load', () => afterNextPaint(start), { once: true });
+else
+  onFirstInteraction(() => {
+    preloadApp();
+    // After the document's own load work, so the landing page's view is counted once (page-load.ts).
+    void pageLoaded.then(start);
+  });

@@ -43,6 +43,24 @@ export function trackEvent(eventType: AnalyticsEventType, page: string, referrer
     .catch((err: unknown) => console.warn('Analytics tracking failed:', err));
 }
 
+/** The page whose view the document's load counted and the app has not shown yet. */
+let viewCountedAtLoad: string | undefined;
+
+/** page_view of the page the document loaded with, counted at its load, before the app starts (ADR 053). */
+export function trackDocumentView(page: string): void {
+  viewCountedAtLoad = page;
+  trackEvent('page_view', page);
+}
+
+/** page_view when the app shows `page`: not again for the page whose view its document's load counted. */
+export function trackPageView(page: string): void {
+  if (viewCountedAtLoad === page) {
+    viewCountedAtLoad = undefined;
+    return;
+  }
+  trackEvent('page_view', page);
+}
+
 /** survey_started fires once per browser session, when the consent box is first checked. */
 export function trackSurveyStartedOnce(page: string): void {
   try {

@@ -50,7 +50,7 @@ const STEPS = [
   },
 ];
 
-// Loaded when needed, not with the page (ADR 053): analytics once the page has hydrated; the API client
+// Loaded when needed, not with the page (ADR 053): analytics at the document's load (page-load.ts); the API client
 // and the post-submit screens on demand, prefetched once the visitor starts the form.
 const loadAnalytics = () => import('./analytics');
 const loadPublicApi = () => import('../../public-api').then((m) => m.publicApi);
@@ -75,7 +75,7 @@ export function LandingPage() {
   const { adPixelScriptUrl } = useAppConfig();
 
   useEffect(() => {
-    void loadAnalytics().then((a) => a.trackEvent('page_view', 'home'));
+    void loadAnalytics().then((a) => a.trackPageView('home'));
     loadAdPixel(adPixelScriptUrl);
   }, [adPixelScriptUrl]);
 

@@ -9,6 +9,7 @@ import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { type FocusEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { appErrorOf } from '../../api-error';
 import { useAppConfig } from '../../app-config';
+import { enteredValues } from '../../entered-values';
 import { focusFirstInvalid } from '../../focus-invalid';
 import { notifyError } from '../../notify';
 import { useHydrated } from '../../use-hydrated';
@@ -72,6 +73,14 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
+  // The prerendered form takes input before the app starts (on the visitor's first interaction, ADR 053);
+  // hydration keeps what the fields show, and this makes it the form's state (once, at the first mount).
+  useEffect(() => {
+    const entered = enteredValues(formRef.current, Object.keys(EMPTY_LEAD_FORM));
+    if (Object.keys(entered).length === 0) return;
+    form.setValues(entered as Partial<LeadFormValues>);
+    if (entered.consentGiven === true) onConsentChecked?.();
+  }, []);
   // Spec §2: the Review & Confirm dialog exists but the normal flow never opens it.
   const [reviewOpened, setReviewOpened] = useState(false);
 
@@ -119,10 +128,8 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
     const props = form.getInputProps(path);
     return {
       ...props,
-      // The prerendered form can be read at once but takes input only once its script runs: text typed
-      // earlier would be wiped by hydration (the form's state starts empty). Selects ignore readOnly,
-      // so they are disabled until then instead.
-      readOnly: !hydrated,
+      // Named, so what was entered before the app started can be found (below) and autofill knows them.
+      name: path,
       onBlur: (event: FocusEvent<HTMLElement>) => {
         if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') === 'submit') return;
         props.onBlur?.(event);
@@ -167,28 +174,18 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
             <TextInput label="Phone Number" type="tel" autoComplete="tel-national" {...field('phone')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, xs: 4 }}>
-            <NativeSelect
-              label="Birth Month"
-              data={monthOptions}
-              {...field('birthMonth')}
-              disabled={!hydrated}
-            />
+            <NativeSelect label="Birth Month" data={monthOptions} {...field('birthMonth')} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, xs: 4 }}>
-            <NativeSelect label="Birth Day" data={dayOptions} {...field('birthDay')} disabled={!hydrated} />
+            <NativeSelect label="Birth Day" data={dayOptions} {...field('birthDay')} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, xs: 4 }}>
-            <NativeSelect
-              label="Birth Year"
-              data={yearOptions}
-              {...field('birthYear')}
-              disabled={!hydrated}
-            />
+            <NativeSelect label="Birth Year" data={yearOptions} {...field('birthYear')} />
           </Grid.Col>
         </Grid>
         <Checkbox
           {...consentProps}
-          disabled={!hydrated}
+          name="consentGiven"
           aria-invalid={consentProps.error ? true : undefined}
           onChange={(event) => {
             consentProps.onChange(event);

@@ -1,8 +1,8 @@
 import { attributionFromLanding } from '@uf/shared/attribution';
 import { SESSION_STORAGE_KEYS } from '@uf/shared/constants';
 
-// Its own small module: the public layout captures the campaign at the session's first page load,
-// before the analytics code (loaded later, ADR 053) runs.
+// Read at every document's load (page-load.ts), so the session's first page load keeps its campaign
+// even when the visitor moves on before the app starts (ADR 053).
 
 type Captured = Record<string, string>;
 let unstoredAttribution: Captured | undefined;

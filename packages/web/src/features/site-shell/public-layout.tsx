@@ -1,9 +1,7 @@
 import { Anchor, Box, Container, Group, Stack, Text } from '@mantine/core';
 import { Link, Outlet } from '@tanstack/react-router';
 import { NOT_GOVERNMENT_NOTICE, SITE_NAME } from '@uf/shared/consent';
-import { useEffect } from 'react';
 import { useAppConfig } from '../../app-config';
-import { sessionAttribution } from '../lead-form/session-attribution';
 
 const FOOTER_LINKS = [
   { to: '/terms', label: 'Terms & Conditions' },
@@ -16,8 +14,6 @@ const FOOTER_LINKS = [
 
 export function PublicLayout() {
   const { supportEmail, dates } = useAppConfig();
-  // The session's first page load, wherever it lands, keeps the campaign of its URL (issue 15).
-  useEffect(() => void sessionAttribution(), []);
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>

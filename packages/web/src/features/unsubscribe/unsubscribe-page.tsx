@@ -1,13 +1,13 @@
 import { Alert, Anchor, Button, Card, Container, List, Stack, Text, TextInput, Title } from '@mantine/core';
 import { UNSUBSCRIBE_DELAY_MS } from '@uf/shared/constants';
 import { createUnsubscribeSchema } from '@uf/shared/unsubscribe.schema';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppConfig } from '../../app-config';
 import { useMarkAppReady } from '../../app-ready';
+import { enteredValues } from '../../entered-values';
 import { focusFirstInvalid } from '../../focus-invalid';
 import { notifyError } from '../../notify';
 import { usePageMeta } from '../../page-meta';
-import { useHydrated } from '../../use-hydrated';
 
 // Spec §2 /unsubscribe: idle → processing (about 2 s) → done. Unlike the original, the address really is
 // recorded (POST /api/unsubscribe → suppression list); the screen shows success only once it is.
@@ -18,7 +18,6 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function UnsubscribePage() {
   useMarkAppReady();
-  const hydrated = useHydrated();
   usePageMeta({
     title: 'Unsubscribe',
     description:
@@ -30,6 +29,12 @@ export function UnsubscribePage() {
   const [error, setError] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>('idle');
   const processing = phase === 'processing';
+  const formRef = useRef<HTMLFormElement>(null);
+  // The prerendered field takes input before the app starts (ADR 053): what was typed becomes the state.
+  useEffect(() => {
+    const typed = enteredValues(formRef.current, ['email']).email;
+    if (typeof typed === 'string') setEmail(typed);
+  }, []);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -96,7 +101,7 @@ export function UnsubscribePage() {
             </Text>
           </Stack>
         ) : (
-          <form noValidate onSubmit={(e) => void onSubmit(e)} aria-label="Unsubscribe">
+          <form ref={formRef} noValidate onSubmit={(e) => void onSubmit(e)} aria-label="Unsubscribe">
             <Stack gap="md">
               <Title order={1} size="h2">
                 Unsubscribe
@@ -107,9 +112,8 @@ export function UnsubscribePage() {
                 type="email"
                 required
                 autoComplete="email"
+                name="email"
                 value={email}
-                // Prerendered: takes input once its script runs (typing earlier would be wiped, ADR 053).
-                readOnly={!hydrated}
                 disabled={processing}
                 error={error}
                 onChange={(e) => {
