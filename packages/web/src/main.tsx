@@ -41,12 +41,15 @@ function preloadApp(): void {
   }
 }
 
-const documentLoaded = new Promise<void>((resolve) => {
-  if (document.readyState === 'complete') resolve();
-  else window.addEventListener('load', () => resolve(), { once: true });
+/** Once the document has loaded and a frame has been painted: a fast connection can fire `load` before
+ * the first paint, and nothing of the page's own work may stand in its way. */
+const loadedAndPainted = new Promise<void>((resolve) => {
+  const afterNextPaint = () => requestAnimationFrame(() => setTimeout(resolve, 0));
+  if (document.readyState === 'complete') afterNextPaint();
+  else window.addEventListener('load', afterNextPaint, { once: true });
 });
 // Whether or not the app ever starts: the session's campaign, the landing page's view, the configured tags.
-const pageLoaded = documentLoaded
+const pageLoaded = loadedAndPainted
   .then(() => import('./page-load'))
   .then((m) => m.onDocumentLoad(location.pathname))
   .catch((err: unknown) => console.warn('Page load tasks failed:', err));
