@@ -128,9 +128,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     options.embedded ? { kind: 'embedded', pool: db.pool } : { kind: 'postgres', url: options.databaseUrl },
     metrics,
   );
-  // Registered after the database's hook, so it runs first (LIFO): queued analytics events are
-  // written before the pool closes.
-  app.addHook('onClose', async () => services.analytics.close());
+  // Registered after the database's hook, so it runs first (LIFO): queued analytics events and lead
+  // submissions are written before the pool closes.
+  app.addHook('onClose', async () => {
+    await Promise.all([services.analytics.close(), services.leads.close()]);
+  });
   services.analytics.startUpkeep((err) => app.log.warn({ err }, 'analytics upkeep run failed'));
   const operations = createOperations({ supportEmail: config.supportEmail });
   const appRouter = createAppRouter({ supportEmail: config.supportEmail }, operations);

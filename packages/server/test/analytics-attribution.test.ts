@@ -229,7 +229,10 @@ describe('attribution of a campaign visit', () => {
           `select count(*) as n, sum(leads) as leads from lead_daily_source where campaign = 'spring'`,
         )
       ).rows[0];
-    expect(await rows()).toEqual({ n: '20', leads: '20' });
+    // One delta row per batch statement (submissions group-commit, issue 14), however many there were.
+    const appended = await rows();
+    expect(appended?.leads).toBe('20');
+    expect(Number(appended?.n)).toBeGreaterThanOrEqual(1);
     const before = (await summary()).sources;
     expect(before[0]).toMatchObject({ campaign: 'spring', leads: 20, consentingLeads: 20 });
 

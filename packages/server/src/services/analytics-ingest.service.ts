@@ -10,6 +10,7 @@ import { VISIT_COUNTS } from './analytics-sources';
 import { DROP_REASONS, dropReason } from './bot-filter';
 import type { CountryLookup } from './country-lookup';
 import { GroupCommitter } from './group-commit';
+import { isRowError, isTransient } from './pg-transaction';
 import { visitAttribution } from './visit-attribution';
 import { createVisitorHasher } from './visitor-id';
 
@@ -198,14 +199,6 @@ export async function writeEventBatch(pool: Pool, rows: EventRow[], timeZone: st
     ],
   });
 }
-
-const sqlState = (err: unknown): string =>
-  typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
-
-/** Class 22 (data exception) and 23 (constraint violation) come from a row's values. */
-const isRowError = (err: unknown) => /^2[23]/.test(sqlState(err));
-/** Deadlock and serialization failure: the same batch may succeed when tried again. */
-const isTransient = (err: unknown) => sqlState(err) === '40P01' || sqlState(err) === '40001';
 
 export type AnalyticsIngesterOptions = {
   pool: Pool;

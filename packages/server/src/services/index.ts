@@ -3,6 +3,7 @@ import type { Database } from '../db/database';
 import type { Metrics } from '../metrics';
 import { type AnalyticsService, createAnalyticsService } from './analytics.service';
 import type { BackupSource } from './backup.service';
+import { createLeadSubmitter, type LeadSubmitter } from './lead.service';
 
 /** What procedures reach through the context: the database handles and the config. */
 export type Services = {
@@ -12,6 +13,8 @@ export type Services = {
   backupSource: BackupSource;
   /** Visitor analytics: group-commit ingestion, dashboard summary, retention. */
   analytics: AnalyticsService;
+  /** Website lead submissions: group commit of leads with their consent receipts. */
+  leads: LeadSubmitter;
   /** A fresh entity manager per unit of work (MikroORM's identity map must not be shared). */
   em(): ReturnType<Database['orm']['em']['fork']>;
 };
@@ -27,6 +30,7 @@ export function createServices(
     config,
     backupSource,
     analytics: createAnalyticsService({ db, config, metrics }),
+    leads: createLeadSubmitter(db.pool),
     em: () => db.orm.em.fork(),
   };
 }

@@ -14,7 +14,7 @@ export function submitLeadOperation(supportEmail: string) {
       headerValue: headerValue(ctx.req, ctx.config.analyticsCountryHeader),
       ip: ipAddress,
     });
-    const { id, ownerToken } = await leads.submitLead(ctx.services.db.pool, input, {
+    const { id, ownerToken } = await ctx.services.leads.submit(input, {
       ipAddress,
       userAgent: userAgent(ctx.req),
       timeZone: ctx.config.timeZone,
