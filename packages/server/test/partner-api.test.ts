@@ -235,6 +235,21 @@ describe('POST /api/partner/leads', () => {
     expect((await post(partnerLead(), {}, otherKey)).statusCode).toBe(201);
   });
 
+  it('counts requests that arrive at once exactly: each has its own place, the limit holds', async () => {
+    // Concurrent hits on one key go to the database together (issue 14); each still gets its own count.
+    const busy = await createApiKey(t.app.db.orm.em.fork(), 'Burst Partner');
+    const results = await Promise.all(
+      Array.from({ length: RATE_LIMIT + 10 }, () => post({}, {}, busy.secret)),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 400)).toHaveLength(RATE_LIMIT);
+    expect(codes.filter((c) => c === 429)).toHaveLength(10);
+    const remaining = results.map((r) => Number(r.headers['ratelimit-remaining'])).sort((a, b) => b - a);
+    expect(remaining.slice(0, RATE_LIMIT)).toEqual(
+      Array.from({ length: RATE_LIMIT }, (_, i) => RATE_LIMIT - 1 - i),
+    );
+  });
+
   it('flags an API lead whose phone is on the suppression list', async () => {
     const body = partnerLead();
     const { addSuppression } = await import('../src/services/suppression.service');

@@ -2,24 +2,68 @@ import type { Pool } from 'pg';
 
 export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
 
+type Waiter = { limit: number; resolve(result: RateLimitResult): void; reject(err: unknown): void };
+/** Per pool, per window and key: the hits that arrived while a call for that key was running. */
+const queued = new WeakMap<Pool, Map<string, Waiter[]>>();
+
 /**
- * Counts one hit on `key` in a fixed window, in PostgreSQL so every replica sees the same count: one
- * call of hit_rate_limit(), which resets an expired window and commits without waiting for the disk
- * (ADR 051).
+ * Counts one hit on `key` in a fixed window, in PostgreSQL so every replica sees the same count:
+ * hit_rate_limit(), which resets an expired window and commits without waiting for the disk (ADR 051).
+ * Hits on one key that arrive while this process's call for it runs go together in the next call
+ * (issue 14): under load a busy key costs one round trip per batch, not per request, and waits for no
+ * row lock of its own process. Each caller gets its own place in the count, as if it had come alone.
  */
-export async function hitRateLimit(
+export function hitRateLimit(
   pool: Pool,
   key: string,
   limit: number,
   windowSeconds: number,
 ): Promise<RateLimitResult> {
-  const { rows } = await pool.query<{ hits: number; retry_after: number }>({
-    name: 'hit_rate_limit',
-    text: 'select hits, retry_after from hit_rate_limit($1, $2)',
-    values: [key, windowSeconds],
+  let byKey = queued.get(pool);
+  if (!byKey) {
+    byKey = new Map();
+    queued.set(pool, byKey);
+  }
+  const keys = byKey;
+  const slot = `${windowSeconds}:${key}`;
+  return new Promise((resolve, reject) => {
+    const waiter = { limit, resolve, reject };
+    const waiting = keys.get(slot);
+    if (waiting) {
+      waiting.push(waiter);
+      return;
+    }
+    void countHits(pool, keys, slot, key, windowSeconds, [waiter]);
   });
-  const row = rows[0] ?? { hits: 1, retry_after: windowSeconds };
-  return { allowed: row.hits <= limit, count: row.hits, retryAfterSeconds: row.retry_after };
+}
+
+/** Sends `first`, then whatever queued meanwhile, until nothing waits on the key. */
+async function countHits(
+  pool: Pool,
+  keys: Map<string, Waiter[]>,
+  slot: string,
+  key: string,
+  windowSeconds: number,
+  first: Waiter[],
+): Promise<void> {
+  for (let batch = first; batch.length > 0; batch = keys.get(slot) ?? []) {
+    keys.set(slot, []);
+    try {
+      const { rows } = await pool.query<{ hits: number; retry_after: number }>({
+        name: 'hit_rate_limit',
+        text: 'select hits, retry_after from hit_rate_limit($1, $2, $3)',
+        values: [key, windowSeconds, batch.length],
+      });
+      const row = rows[0] ?? { hits: batch.length, retry_after: windowSeconds };
+      batch.forEach((w, i) => {
+        const count = row.hits - batch.length + i + 1;
+        w.resolve({ allowed: count <= w.limit, count, retryAfterSeconds: row.retry_after });
+      });
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+    }
+  }
+  keys.delete(slot);
 }
 
 export async function resetRateLimit(pool: Pool, key: string): Promise<void> {

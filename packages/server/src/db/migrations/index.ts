@@ -9,6 +9,7 @@ import { Migration20261123100000_one_statement_writes } from './Migration2026112
 import { Migration20261123110000_lead_search } from './Migration20261123110000_lead_search';
 import { Migration20261124100000_attribution } from './Migration20261124100000_attribution';
 import { Migration20261124200000_lead_rollup_deltas } from './Migration20261124200000_lead_rollup_deltas';
+import { Migration20261124230000_rate_limit_hits } from './Migration20261124230000_rate_limit_hits';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -31,4 +32,5 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261124200000_lead_rollup_deltas',
     class: Migration20261124200000_lead_rollup_deltas,
   },
+  { name: 'Migration20261124230000_rate_limit_hits', class: Migration20261124230000_rate_limit_hits },
 ];
