@@ -128,10 +128,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     options.embedded ? { kind: 'embedded', pool: db.pool } : { kind: 'postgres', url: options.databaseUrl },
     metrics,
   );
-  // Registered after the database's hook, so it runs first (LIFO): queued analytics events and lead
-  // submissions are written before the pool closes.
+  // Registered after the database's hook, so it runs first (LIFO): queued analytics events, lead
+  // submissions and partner leads are written before the pool closes.
   app.addHook('onClose', async () => {
-    await Promise.all([services.analytics.close(), services.leads.close()]);
+    await Promise.all([services.analytics.close(), services.leads.close(), services.partnerLeads.close()]);
   });
   services.analytics.startUpkeep((err) => app.log.warn({ err }, 'analytics upkeep run failed'));
   const operations = createOperations({ supportEmail: config.supportEmail });

@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
+import { partnerLeadSchema } from '@uf/shared/partner.schema';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parse } from 'zod/v4/core';
 import {
+  authenticatePartner,
   createApiKey,
   KEY_CACHE_SECONDS,
   listApiKeys,
   revokeApiKey,
 } from '../src/services/partner-key.service';
+import { createPartnerLeadWriter } from '../src/services/partner-lead.service';
 import { partnerLeadBody, postPartnerLead } from './support/partner';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -175,6 +179,60 @@ describe('POST /api/partner/leads', () => {
     expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
     expect(new Set(results.map((r) => r.json().id)).size).toBe(1);
     expect(await countLeads()).toBe(before + 1);
+  });
+
+  it('gives every request of a mixed burst its own answer: new leads, retries of one key, duplicates', async () => {
+    // Sent at once, they are written in shared batches (issue 14); each rule still sees the lead before it.
+    const burst = (await createApiKey(t.app.db.orm.em.fork(), 'Burst Sender')).secret;
+    const send = (body: unknown, headers: Record<string, string> = {}) => post(body, headers, burst);
+    const idem = crypto.randomUUID();
+    const retried = partnerLead({ lastName: 'Retry' });
+    const duplicate = partnerLead({ lastName: 'Twice' });
+    const before = await countLeads();
+    const sends = [
+      ...Array.from({ length: 10 }, () => send(partnerLead({ lastName: 'Burst' }))),
+      ...Array.from({ length: 5 }, () => send(retried, { 'idempotency-key': idem })),
+      ...Array.from({ length: 5 }, () => send(duplicate)),
+    ];
+    const results = await Promise.all(sends);
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.slice(0, 10)).toEqual(Array(10).fill(201));
+    expect(new Set(results.slice(0, 10).map((r) => r.json().id)).size).toBe(10);
+    expect(codes.slice(10, 15)).toEqual(Array(5).fill(201));
+    expect(new Set(results.slice(10, 15).map((r) => r.json().id)).size).toBe(1);
+    expect(results.slice(10, 15).filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(4);
+    expect(codes.slice(15).sort()).toEqual([201, 409, 409, 409, 409]);
+    expect(await countLeads()).toBe(before + 12);
+  });
+
+  it('keeps both rules inside one batch: leads that share a lock are never written side by side', async () => {
+    // Called in one tick: the first lead is written alone, the other 14 queue and form the next batch,
+    // from which the writer keeps leads that share a lock apart (GroupCommitter keysOf).
+    const { secret } = await createApiKey(t.app.db.orm.em.fork(), 'Batch Partner');
+    const partner = await authenticatePartner(t.app.db.pool, `Bearer ${secret}`);
+    const writer = createPartnerLeadWriter(t.app.db.pool);
+    const lead = (lastName: string) => parse(partnerLeadSchema, partnerLead({ lastName }));
+    const idem = crypto.randomUUID();
+    const retried = lead('Again');
+    const twin = lead('Twin');
+    const before = await countLeads();
+    const results = await Promise.allSettled([
+      writer.create(partner, lead('Opener'), {}),
+      ...Array.from({ length: 4 }, () => writer.create(partner, lead('Fresh'), {})),
+      ...Array.from({ length: 5 }, () => writer.create(partner, retried, { idempotencyKey: idem })),
+      ...Array.from({ length: 5 }, () => writer.create(partner, twin, {})),
+    ]);
+    await writer.close();
+    const ok = (r: (typeof results)[number]) => (r.status === 'fulfilled' ? r.value : undefined);
+    expect(results.slice(0, 5).every((r) => ok(r)?.replayed === false)).toBe(true);
+    expect(new Set(results.slice(5, 10).map((r) => ok(r)?.id)).size).toBe(1);
+    expect(results.slice(5, 10).filter((r) => ok(r)?.replayed)).toHaveLength(4);
+    const twins = results.slice(10);
+    expect(twins.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(
+      twins.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'conflict'),
+    ).toHaveLength(4);
+    expect(await countLeads()).toBe(before + 7);
   });
 
   it('answers 422 when an Idempotency-Key is reused for a different lead, 400 for a malformed key', async () => {

@@ -48,6 +48,23 @@ function track(p: Promise<void>) {
 }
 
 describe('GroupCommitter', () => {
+  it('never puts two items that share a key in one batch; the later one goes in the next, in order', async () => {
+    // Keys by parity: 1 and 3 share "odd", 2 and 4 share "even".
+    const { committer, writes } = harness({ keysOf: (n) => [n % 2 ? 'odd' : 'even'] });
+    const all = [1, 2, 3, 4, 5].map((n) => track(committer.push(n)));
+    await tick();
+    expect(writes.map((w) => w.items)).toEqual([[1]]);
+    writes[0]?.resolve();
+    await tick();
+    expect(writes.map((w) => w.items)).toEqual([[1], [2, 3]]);
+    writes[1]?.resolve();
+    await tick();
+    expect(writes.map((w) => w.items)).toEqual([[1], [2, 3], [4, 5]]);
+    writes[2]?.resolve();
+    await tick();
+    expect(all.every((p) => p.settled && p.error === undefined)).toBe(true);
+  });
+
   it('writes alone when idle and groups everything that arrives during a write', async () => {
     const { committer, writes } = harness();
     const first = track(committer.push(1));

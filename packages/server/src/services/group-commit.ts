@@ -16,6 +16,11 @@ export type GroupCommitOptions<T> = {
   unavailable(reason: 'closed' | 'overloaded'): Error;
   maxBatch: number;
   concurrency: number;
+  /**
+   * Items that share a key never go in the same batch (a later one waits for the next): for writes
+   * whose rules need each item to see the one before it committed, not beside it in one statement.
+   */
+  keysOf?(item: T): readonly string[];
   /** Queued items beyond this are refused at once rather than growing memory without bound. */
   maxQueue: number;
   onBatch?(size: number, seconds: number): void;
@@ -59,7 +64,7 @@ export class GroupCommitter<T> {
 
   private drain() {
     while (this.running < this.options.concurrency && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.options.maxBatch);
+      const batch = this.take();
       this.running += 1;
       void this.flush(batch).finally(() => {
         this.running -= 1;
@@ -69,6 +74,26 @@ export class GroupCommitter<T> {
         }
       });
     }
+  }
+
+  /** The next batch: queued items in order, up to maxBatch, none sharing a key with another. */
+  private take(): Pending<T>[] {
+    const { keysOf, maxBatch } = this.options;
+    if (!keysOf) return this.queue.splice(0, maxBatch);
+    const taken: Pending<T>[] = [];
+    const left: Pending<T>[] = [];
+    const used = new Set<string>();
+    for (const p of this.queue) {
+      const keys = keysOf(p.item);
+      if (taken.length < maxBatch && keys.every((k) => !used.has(k))) {
+        taken.push(p);
+        for (const k of keys) used.add(k);
+      } else {
+        left.push(p);
+      }
+    }
+    this.queue = left;
+    return taken;
   }
 
   private async flush(batch: Pending<T>[]): Promise<void> {

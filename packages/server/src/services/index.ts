@@ -4,6 +4,7 @@ import type { Metrics } from '../metrics';
 import { type AnalyticsService, createAnalyticsService } from './analytics.service';
 import type { BackupSource } from './backup.service';
 import { createLeadSubmitter, type LeadSubmitter } from './lead.service';
+import { createPartnerLeadWriter, type PartnerLeadWriter } from './partner-lead.service';
 
 /** What procedures reach through the context: the database handles and the config. */
 export type Services = {
@@ -15,6 +16,8 @@ export type Services = {
   analytics: AnalyticsService;
   /** Website lead submissions: group commit of leads with their consent receipts. */
   leads: LeadSubmitter;
+  /** Partner API leads: group commit with the idempotency and duplicate rules. */
+  partnerLeads: PartnerLeadWriter;
   /** A fresh entity manager per unit of work (MikroORM's identity map must not be shared). */
   em(): ReturnType<Database['orm']['em']['fork']>;
 };
@@ -31,6 +34,7 @@ export function createServices(
     backupSource,
     analytics: createAnalyticsService({ db, config, metrics }),
     leads: createLeadSubmitter(db.pool),
+    partnerLeads: createPartnerLeadWriter(db.pool),
     em: () => db.orm.em.fork(),
   };
 }

@@ -9,7 +9,6 @@ import { z } from 'zod';
 import { parse } from 'zod/v4/core';
 import { AppError } from '../errors';
 import { authenticatePartner } from '../services/partner-key.service';
-import { createPartnerLead } from '../services/partner-lead.service';
 import { hitRateLimit } from '../services/rate-limit.service';
 import type { Context } from './context';
 import { mutationOf, operation, router } from './trpc';
@@ -57,7 +56,7 @@ export const createPartnerLeadOperation = operation(z.unknown(), async (ctx, raw
   const partner = await authorizePartner(ctx);
   const input = parse(partnerLeadSchema, raw);
   const idempotencyKey = idempotencyKeyOf(ctx.req);
-  const { id, replayed } = await createPartnerLead(ctx.services.db.pool, partner, input, { idempotencyKey });
+  const { id, replayed } = await ctx.services.partnerLeads.create(partner, input, { idempotencyKey });
   if (replayed) ctx.reply.header('idempotent-replayed', 'true');
   return { id };
 });
