@@ -39,6 +39,7 @@ export function appConfig(): AppConfig {
   return config;
 }
 
+/** The same, for components (it never changes while the page lives). */
 export function useAppConfig(): AppConfig {
-  return config;
+  return appConfig();
 }

@@ -9,8 +9,7 @@ import { AppError } from '../errors';
 import { VISIT_COUNTS } from './analytics-sources';
 import { DROP_REASONS, dropReason } from './bot-filter';
 import type { CountryLookup } from './country-lookup';
-import { GroupCommitter } from './group-commit';
-import { isRowError, isTransient } from './pg-transaction';
+import { databaseCommitter } from './pg-batch';
 import { visitAttribution } from './visit-attribution';
 import { createVisitorHasher } from './visitor-id';
 
@@ -245,18 +244,13 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
     registers: [registry],
   });
 
-  const committer = new GroupCommitter<EventRow>({
+  const committer = databaseCommitter<EventRow>({
     write: async (rows) => {
       await writeEventBatch(pool, rows, timeZone);
       stored.inc(rows.length);
     },
-    isRowError,
-    isTransient,
     rowRejected: () => new AppError(ERROR_CODES.validation, 'This event could not be stored'),
-    unavailable: (reason) =>
-      reason === 'closed'
-        ? new AppError(ERROR_CODES.internal, 'The server is shutting down')
-        : new AppError(ERROR_CODES.rateLimited, 'Too many analytics events right now. Please try again.'),
+    busyMessage: 'Too many analytics events right now. Please try again.',
     maxBatch: options.maxBatch ?? 500,
     concurrency: options.concurrency ?? 1,
     maxQueue: options.maxQueue ?? 20_000,

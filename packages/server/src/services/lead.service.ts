@@ -11,8 +11,8 @@ import type { Pool } from 'pg';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { AppError } from '../errors';
 import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from './consent.service';
-import { GroupCommitter } from './group-commit';
-import { isRowError, isTransient, isUniqueViolation, lockKey } from './pg-transaction';
+import { batchInput, databaseCommitter } from './pg-batch';
+import { isUniqueViolation, lockKey } from './pg-transaction';
 import { emailLockName, suppressionHashes } from './suppression.service';
 import { dateAndTimeIn } from './time';
 import { visitAttribution } from './visit-attribution';
@@ -57,25 +57,54 @@ type LeadRow = {
   attribution: string | null;
 };
 
+/** The leads as the statement's input rows, one array parameter per column. */
+const LEAD_INPUT = batchInput<LeadRow>([
+  ['id', 'uuid', (r) => r.id],
+  ['first_name', 'text', (r) => r.input.firstName],
+  ['last_name', 'text', (r) => r.input.lastName],
+  ['email', 'text', (r) => r.input.email],
+  ['phone', 'text', (r) => r.input.phone],
+  ['street_address', 'text', (r) => r.input.streetAddress],
+  ['zip_code', 'text', (r) => r.input.zipCode],
+  ['state', 'text', (r) => stateFromZip(r.input.zipCode)],
+  ['birth_month', 'smallint', (r) => Number(r.input.birthMonth)],
+  ['birth_day', 'smallint', (r) => Number(r.input.birthDay)],
+  ['birth_year', 'smallint', (r) => Number(r.input.birthYear)],
+  ['consent_given', 'boolean', (r) => r.input.consentGiven],
+  ['opt_in_date', 'text', (r) => r.date],
+  ['opt_in_time', 'text', (r) => r.time],
+  ['receipt_id', 'uuid', (r) => r.receiptId],
+  ['tcpa_compliant', 'text', (r) => r.tcpaCompliant],
+  ['ip_address', 'text', (r) => r.meta.ipAddress],
+  ['user_agent', 'text', (r) => r.meta.userAgent],
+  ['trusted_form_url', 'text', (r) => r.meta.trustedFormUrl],
+  ['lock_key', 'bigint', (r) => r.lockKey],
+  ['email_hash', 'text', (r) => r.emailHash],
+  ['phone_hash', 'text', (r) => r.phoneHash],
+  ['gpc', 'boolean', (r) => r.meta.gpc],
+  ['owner_token_hash', 'text', (r) => r.ownerTokenHash],
+  ['channel', 'text', (r) => r.channel],
+  ['source', 'text', (r) => r.source],
+  ['medium', 'text', (r) => r.meta.attribution.utm_medium ?? null],
+  ['campaign', 'text', (r) => r.meta.attribution.utm_campaign ?? null],
+  ['attribution', 'text', (r) => r.attribution],
+  ['country', 'text', (r) => r.meta.country],
+  ['created_at', 'timestamptz', (r) => r.createdAt],
+  ['page_url', 'text', (r) => r.meta.pageUrl],
+]);
+/** The disclosure's parameters, after the input's. */
+const [TEXT_HASH, TEXT_VERSION, TEXT_BODY] = [0, 1, 2].map((i) => `$${LEAD_INPUT.next + i}`);
 // One statement per batch (ADR 030, ADR 051): the disclosure text (first use), the leads and their
 // receipts, so one transaction holds a lead with its receipt or neither. Each lead is flagged when its
 // e-mail or phone is already suppressed, checked by suppressed_since_locked() after it takes the
 // e-mail's advisory lock, which an opt-out of the same address also takes (held until the batch
 // commits); leads are taken in lock-key order, so two batches never wait for each other in a circle.
-const LEAD_COLUMNS = `id, first_name, last_name, email, phone, street_address, zip_code, state, birth_month,
-  birth_day, birth_year, consent_given, opt_in_date, opt_in_time, receipt_id, tcpa_compliant, ip_address,
-  user_agent, trusted_form_url, lock_key, email_hash, phone_hash, gpc, owner_token_hash, channel, source,
-  medium, campaign, attribution, country, created_at, page_url`;
-const LEAD_TYPES = `uuid text text text text text text text smallint smallint smallint boolean text text uuid
-  text text text text bigint text text boolean text text text text text text text timestamptz text`
-  .split(/\s+/)
-  .map((type, i) => `$${i + 1}::${type}[]`)
-  .join(', ');
 const SUBMIT_SQL = `
   with input as (
-    select * from unnest(${LEAD_TYPES}) as t(${LEAD_COLUMNS})
+    select * from ${LEAD_INPUT.from}
   ), consent_text_row as (
-    insert into consent_text (hash, version, body) values ($33, $34, $35) on conflict (hash) do nothing
+    insert into consent_text (hash, version, body) values (${TEXT_HASH}, ${TEXT_VERSION}, ${TEXT_BODY})
+    on conflict (hash) do nothing
   ), lead as (
     insert into website_lead (id, first_name, last_name, email, phone, street_address, zip_code, state,
       birth_month, birth_day, birth_year, consent_given, opt_in_date, opt_in_time, certification_id,
@@ -90,54 +119,17 @@ const SUBMIT_SQL = `
   )
   insert into consent_receipt (id, lead_id, consent_given, consent_text_hash, consent_text_version,
     ip_address, user_agent, page_url, trusted_form_url, gpc, attribution, created_at)
-  select i.receipt_id, lead.id, i.consent_given, $33, $34, i.ip_address, i.user_agent, i.page_url,
-    i.trusted_form_url, i.gpc, i.attribution::jsonb, i.created_at
+  select i.receipt_id, lead.id, i.consent_given, ${TEXT_HASH}, ${TEXT_VERSION}, i.ip_address, i.user_agent,
+    i.page_url, i.trusted_form_url, i.gpc, i.attribution::jsonb, i.created_at
   from lead join input i using (id)`;
 
 async function writeLeads(pool: Pool, rows: LeadRow[]): Promise<void> {
-  const column = (value: (r: LeadRow) => unknown) => rows.map(value);
   const text = CURRENT_CONSENT_TEXT;
   // Named: each connection parses and plans the statement once, then only binds values (ADR 051).
   await pool.query({
     name: 'website_lead_submit_batch',
     text: SUBMIT_SQL,
-    values: [
-      column((r) => r.id),
-      column((r) => r.input.firstName),
-      column((r) => r.input.lastName),
-      column((r) => r.input.email),
-      column((r) => r.input.phone),
-      column((r) => r.input.streetAddress),
-      column((r) => r.input.zipCode),
-      column((r) => stateFromZip(r.input.zipCode)),
-      column((r) => Number(r.input.birthMonth)),
-      column((r) => Number(r.input.birthDay)),
-      column((r) => Number(r.input.birthYear)),
-      column((r) => r.input.consentGiven),
-      column((r) => r.date),
-      column((r) => r.time),
-      column((r) => r.receiptId),
-      column((r) => r.tcpaCompliant),
-      column((r) => r.meta.ipAddress),
-      column((r) => r.meta.userAgent),
-      column((r) => r.meta.trustedFormUrl),
-      column((r) => r.lockKey),
-      column((r) => r.emailHash),
-      column((r) => r.phoneHash),
-      column((r) => r.meta.gpc),
-      column((r) => r.ownerTokenHash),
-      column((r) => r.channel),
-      column((r) => r.source),
-      column((r) => r.meta.attribution.utm_medium ?? null),
-      column((r) => r.meta.attribution.utm_campaign ?? null),
-      column((r) => r.attribution),
-      column((r) => r.meta.country),
-      column((r) => r.createdAt),
-      column((r) => r.meta.pageUrl),
-      text.hash,
-      text.version,
-      text.body,
-    ],
+    values: [...LEAD_INPUT.values(rows), text.hash, text.version, text.body],
   });
 }
 
@@ -148,23 +140,18 @@ async function writeLeads(pool: Pool, rows: LeadRow[]): Promise<void> {
  * nothing: the batch is retried one lead at a time. The owner token lets only the submitting browser
  * set the beneficiary.
  */
-export function createLeadSubmitter(pool: Pool, options: { maxBatch?: number; concurrency?: number } = {}) {
-  const committer = new GroupCommitter<LeadRow>({
+export function createLeadSubmitter(pool: Pool) {
+  const committer = databaseCommitter<LeadRow>({
     write: (rows) => writeLeads(pool, rows),
-    isRowError,
-    isTransient,
     rowRejected: (err) =>
       isUniqueViolation(err, 'website_lead_email_unique')
         ? new AppError(ERROR_CODES.duplicateEmail, PUBLIC_TOASTS.duplicateEmail.message)
         : (err as Error),
-    unavailable: (reason) =>
-      reason === 'closed'
-        ? new AppError(ERROR_CODES.internal, 'The server is shutting down')
-        : new AppError(ERROR_CODES.rateLimited, 'Too many submissions right now. Please try again.'),
-    maxBatch: options.maxBatch ?? 100,
+    busyMessage: 'Too many submissions right now. Please try again.',
+    maxBatch: 100,
     // One writer, larger batches: 0.81 of the one-INSERT baseline against 0.62–0.68 with two writers and
     // 0.69 with four (ADR 051).
-    concurrency: options.concurrency ?? 1,
+    concurrency: 1,
     maxQueue: 5_000,
   });
 

@@ -4,9 +4,9 @@ import type { PartnerLead } from '@uf/shared/partner.schema';
 import type { Pool } from 'pg';
 import { AppError } from '../errors';
 import { sha256Hex } from './consent.service';
-import { GroupCommitter } from './group-commit';
 import type { PartnerIdentity } from './partner-key.service';
-import { isRowError, isTransient, lockKey } from './pg-transaction';
+import { batchInput, databaseCommitter } from './pg-batch';
+import { lockKey } from './pg-transaction';
 import { suppressionHashes } from './suppression.service';
 
 // POST /api/partner/leads (ADR 032, ADR 051): idempotent by Idempotency-Key, one lead per partner, phone
@@ -40,22 +40,45 @@ type PartnerRow = {
   look?: Look;
 };
 
+/** The leads as the statement's input rows (numbered `ord` from 1), one array parameter per column. */
+const PARTNER_INPUT = batchInput<PartnerRow>(
+  [
+    ['id', 'uuid', (r) => r.id],
+    ['partner_id', 'uuid', (r) => r.partnerId],
+    ['idempotency_key', 'text', (r) => r.key],
+    ['request_hash', 'text', (r) => r.hash],
+    ['digits', 'text', (r) => r.digits],
+    ['last_name_key', 'text', (r) => r.lastName],
+    ['phone_hash', 'text', (r) => r.phoneHash],
+    ['lock1', 'bigint', (r) => r.lockKeys[0]],
+    ['lock2', 'bigint', (r) => r.lockKeys[1] ?? null],
+    ['first_name', 'text', (r) => r.input.firstName],
+    ['last_name', 'text', (r) => r.input.lastName],
+    ['street_address', 'text', (r) => r.input.streetAddress],
+    ['city', 'text', (r) => r.input.city],
+    ['state', 'text', (r) => r.input.state],
+    ['phone', 'text', (r) => r.input.phone],
+    ['birth_month', 'smallint', (r) => r.input.birthMonth],
+    ['birth_day', 'smallint', (r) => r.input.birthDay],
+    ['birth_year', 'smallint', (r) => r.input.birthYear],
+    ['beneficiary', 'text', (r) => r.input.beneficiary ?? null],
+    ['trusted_form_url', 'text', (r) => r.input.trustedFormUrl ?? null],
+  ],
+  { ordinality: true },
+);
+const [TTL_HOURS, DUP_HOURS] = [0, 1].map((i) => `$${PARTNER_INPUT.next + i}`);
+
 // One statement per batch, one round trip: for each lead in turn partner_lead_look() takes its locks
 // (sorted, so two requests that need the same ones take them in the same order) and then looks with a
 // fresh snapshot; a lead is inserted only when both rules allow. The locks are held until the batch
 // commits. Leads that share a lock never go in one batch (they could not see each other in it).
 const PARTNER_SQL = `
   with input as (
-    select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-      $8::bigint[], $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-      $16::smallint[], $17::smallint[], $18::smallint[], $19::text[], $20::text[]) with ordinality
-      as t(id, partner_id, idempotency_key, request_hash, digits, last_name_key, phone_hash, lock1, lock2,
-        first_name, last_name, street_address, city, state, phone, birth_month, birth_day, birth_year,
-        beneficiary, trusted_form_url, ord)
+    select * from ${PARTNER_INPUT.from}
   ), look as materialized (
     select i.ord, l.* from input i cross join lateral partner_lead_look(
-      array_remove(array[i.lock1, i.lock2], null), i.partner_id, i.idempotency_key, $21, i.digits,
-      i.last_name_key, $22, i.phone_hash) l
+      array_remove(array[i.lock1, i.lock2], null), i.partner_id, i.idempotency_key, ${TTL_HOURS}, i.digits,
+      i.last_name_key, ${DUP_HOURS}, i.phone_hash) l
   ), lead as (
     insert into api_lead (id, first_name, last_name, street_address, city, state, phone, birth_month,
       birth_day, birth_year, beneficiary, trusted_form_url, partner_id, opted_out_at, created_at)
@@ -72,34 +95,10 @@ const PARTNER_SQL = `
   select look.ord, look.stored_hash, look.stored_id, look.duplicate_id from look order by look.ord`;
 
 async function writePartnerLeads(pool: Pool, rows: PartnerRow[]): Promise<void> {
-  const column = (value: (r: PartnerRow) => unknown) => rows.map(value);
   const { rows: looks } = await pool.query<Look & { ord: string }>({
     name: 'partner_lead_create_batch',
     text: PARTNER_SQL,
-    values: [
-      column((r) => r.id),
-      column((r) => r.partnerId),
-      column((r) => r.key),
-      column((r) => r.hash),
-      column((r) => r.digits),
-      column((r) => r.lastName),
-      column((r) => r.phoneHash),
-      column((r) => r.lockKeys[0]),
-      column((r) => r.lockKeys[1] ?? null),
-      column((r) => r.input.firstName),
-      column((r) => r.input.lastName),
-      column((r) => r.input.streetAddress),
-      column((r) => r.input.city),
-      column((r) => r.input.state),
-      column((r) => r.input.phone),
-      column((r) => r.input.birthMonth),
-      column((r) => r.input.birthDay),
-      column((r) => r.input.birthYear),
-      column((r) => r.input.beneficiary ?? null),
-      column((r) => r.input.trustedFormUrl ?? null),
-      IDEMPOTENCY_TTL_HOURS,
-      DUPLICATE_WINDOW_HOURS,
-    ],
+    values: [...PARTNER_INPUT.values(rows), IDEMPOTENCY_TTL_HOURS, DUPLICATE_WINDOW_HOURS],
   });
   for (const look of looks) {
     const row = rows[Number(look.ord) - 1];
@@ -114,15 +113,9 @@ async function writePartnerLeads(pool: Pool, rows: PartnerRow[]): Promise<void> 
  * other in a circle.
  */
 export function createPartnerLeadWriter(pool: Pool) {
-  const committer = new GroupCommitter<PartnerRow>({
+  const committer = databaseCommitter<PartnerRow>({
     write: (rows) => writePartnerLeads(pool, rows),
-    isRowError,
-    isTransient,
-    rowRejected: (err) => err as Error,
-    unavailable: (reason) =>
-      reason === 'closed'
-        ? new AppError(ERROR_CODES.internal, 'The server is shutting down')
-        : new AppError(ERROR_CODES.rateLimited, 'Too many leads right now. Please try again.'),
+    busyMessage: 'Too many leads right now. Please try again.',
     maxBatch: 100,
     concurrency: 1,
     maxQueue: 5_000,

@@ -40,14 +40,6 @@ export async function inTransaction<T>(
   }
 }
 
-const sqlState = (err: unknown): string =>
-  typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
-
-/** Class 22 (data exception) and 23 (constraint violation) come from a row's values (group commit). */
-export const isRowError = (err: unknown) => /^2[23]/.test(sqlState(err));
-/** Deadlock and serialization failure: the same batch may succeed when tried again (group commit). */
-export const isTransient = (err: unknown) => sqlState(err) === '40P01' || sqlState(err) === '40001';
-
 /** PostgreSQL's unique_violation on the named constraint or index. */
 export function isUniqueViolation(err: unknown, constraint: string): boolean {
   const e = err as { code?: string; constraint?: string } | null;

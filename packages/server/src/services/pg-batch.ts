@@ -1,0 +1,56 @@
+import { ERROR_CODES } from '@uf/shared/errors';
+import { AppError } from '../errors';
+import { type GroupCommitOptions, GroupCommitter } from './group-commit';
+
+// What the group-committed writers (analytics events, website leads, partner leads) share: their rows
+// sent as one array per column, and the committer's database rules.
+
+/** A column of a batch statement's input: its name, its PostgreSQL type and its value in a row. */
+export type BatchColumn<R> = readonly [name: string, type: string, value: (row: R) => unknown];
+
+/**
+ * A batch's rows as `unnest` of one array parameter per column ($1 … $n): each column named, typed and
+ * read in one place. The statement's own parameters are numbered from `next` on.
+ */
+export function batchInput<R>(columns: readonly BatchColumn<R>[], options: { ordinality?: boolean } = {}) {
+  const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+  const names = [...columns.map(([name]) => name), ...(options.ordinality ? ['ord'] : [])].join(', ');
+  return {
+    /** `unnest(…) [with ordinality] as t(…)`: a FROM item with one row per batch row (`ord` from 1). */
+    from: `unnest(${arrays})${options.ordinality ? ' with ordinality' : ''} as t(${names})`,
+    next: columns.length + 1,
+    values: (rows: readonly R[]) => columns.map(([, , value]) => rows.map(value)),
+  };
+}
+
+const sqlState = (err: unknown): string =>
+  typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+
+/** Class 22 (data exception) and 23 (constraint violation) come from a row's values. */
+const isRowError = (err: unknown) => /^2[23]/.test(sqlState(err));
+/** Deadlock and serialization failure: the same batch may succeed when tried again. */
+const isTransient = (err: unknown) => sqlState(err) === '40P01' || sqlState(err) === '40001';
+
+/**
+ * A group committer writing to PostgreSQL: a batch refused for one row's values is written again one row
+ * at a time (the refused row gets `rowRejected`, by default its own error), a deadlocked one is retried,
+ * and a caller turned away is told the server is shutting down, or 429 `busyMessage` when the queue is full.
+ */
+export function databaseCommitter<T>(
+  options: Omit<GroupCommitOptions<T>, 'isRowError' | 'isTransient' | 'unavailable' | 'rowRejected'> & {
+    rowRejected?: GroupCommitOptions<T>['rowRejected'];
+    busyMessage: string;
+  },
+): GroupCommitter<T> {
+  const { busyMessage, rowRejected = (err) => err as Error, ...rest } = options;
+  return new GroupCommitter<T>({
+    ...rest,
+    isRowError,
+    isTransient,
+    rowRejected,
+    unavailable: (reason) =>
+      reason === 'closed'
+        ? new AppError(ERROR_CODES.internal, 'The server is shutting down')
+        : new AppError(ERROR_CODES.rateLimited, busyMessage),
+  });
+}
