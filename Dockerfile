@@ -44,6 +44,8 @@ COPY --from=build /app/.deploy/server/package.json ./
 COPY --from=build /app/.deploy/server/node_modules ./node_modules
 COPY --from=build /app/packages/server/dist ./dist
 COPY --from=build /app/packages/web/dist ./web
+# The server-side renderer of the landing form's steps (ADR 056): self-contained, found beside the web app.
+COPY --from=build /app/packages/web/dist-ssr ./web-ssr
 RUN mkdir -p data backups
 # The image's own unprivileged user owns only what it writes; the verifier runs as the current user.
 # native: skip ()

@@ -13,6 +13,7 @@ import { AccessLogController, createLogDestination } from './logging';
 import { createMetrics, type Metrics } from './metrics';
 import { allowedMethodsPlugin } from './plugins/allowed-methods';
 import { inputGuardPlugin } from './plugins/input-guard';
+import { landingFormPlugin } from './plugins/landing-form';
 import { metricsEndpointPlugin } from './plugins/metrics-endpoint';
 import { openApiPlugin } from './plugins/openapi';
 import { originCheckPlugin } from './plugins/origin-check';
@@ -25,7 +26,7 @@ import { restRoutes } from './rest/rest-routes';
 import { createServices } from './services/index';
 import { createContextFactory } from './trpc/context';
 import { createAppRouter, createOperations } from './trpc/router';
-import { createCallerFactory } from './trpc/trpc';
+import { createCallerFactory, runOperation } from './trpc/trpc';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -189,6 +190,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       adPixelScriptUrl: config.adPixelScriptUrl ?? null,
       trustedFormEnabled: config.trustedFormEnabled,
     },
+  });
+  // The landing form posted by the browser itself (ADR 056): the same operations as the API's doors.
+  await app.register(landingFormPlugin, {
+    submitLead: (req, reply, input) =>
+      runOperation(operations['lead.submit'], createContext({ req, res: reply }), input),
+    setBeneficiary: (req, reply, id, beneficiary) =>
+      makeCaller(createContext({ req, res: reply })).lead.setBeneficiary({ id, beneficiary } as never),
+    leadState: async (req, reply, id) =>
+      (await makeCaller(createContext({ req, res: reply })).lead.byId({ id })).state ?? null,
+    renderLanding: (step) => app.renderLanding(step),
   });
 
   return app;

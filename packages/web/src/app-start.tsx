@@ -1,6 +1,7 @@
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppRoot } from './app-root';
+import { readLandingStep } from './landing-step';
 import { router } from './router';
 
 /** Renders the app into #root, or takes over the prerendered markup there as it is (ADR 053). */
@@ -18,5 +19,13 @@ export function startApp(rootElement: HTMLElement): void {
   // not in one long task that would hold up a tap.
   void router
     .load()
-    .then(() => startTransition(() => void hydrateRoot(rootElement, <AppRoot router={router} hydrating />)));
+    .then(() =>
+      startTransition(
+        () =>
+          void hydrateRoot(
+            rootElement,
+            <AppRoot router={router} hydrating landingStep={readLandingStep()} />,
+          ),
+      ),
+    );
 }

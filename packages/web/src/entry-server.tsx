@@ -1,12 +1,32 @@
 import { createMemoryHistory } from '@tanstack/react-router';
+import type { LandingStep } from '@uf/shared/landing-step';
 import { renderToString } from 'react-dom/server';
+import { prerenderToNodeStream } from 'react-dom/static';
 import { AppRoot } from './app-root';
 import { createAppRouter } from './router';
 
-// Build-time rendering of public pages (prerender.mjs, ADR 053): the page's HTML as the browser will
-// hydrate it, so a visitor reads it before any script has run.
+// Server rendering of the public pages (ADR 053, ADR 056): the page's HTML as the browser will hydrate it,
+// so a visitor reads it before any script has run.
+
+/** Build time (prerender.mjs): a public page as built. */
 export async function render(url: string): Promise<string> {
   const router = createAppRouter(createMemoryHistory({ initialEntries: [url] }));
   await router.load();
   return renderToString(<AppRoot router={router} />);
+}
+
+/**
+ * Run time (the server's answer to a posted landing form): the landing page in the given step, with the
+ * step's lazily loaded parts (the beneficiary form, the Congratulations screen) in place. React's
+ * streaming renderers put a boundary that was still loading out of order, behind an inline script the
+ * page's CSP (and a browser without scripts) would never run; so a first render only makes the lazy parts
+ * load, and the second, once they have, renders the whole page in order.
+ */
+export async function renderLanding(step: LandingStep): Promise<string> {
+  const router = createAppRouter(createMemoryHistory({ initialEntries: ['/'] }));
+  await router.load();
+  const page = <AppRoot router={router} landingStep={step} />;
+  const { prelude } = await prerenderToNodeStream(page);
+  prelude.resume();
+  return renderToString(page);
 }

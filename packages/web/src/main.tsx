@@ -15,7 +15,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 // router's provider; the landing page with its Mantine components; the router and its routes; then the
 // start itself. As one task, the evaluation held a phone's main thread for ~200 ms (Total Blocking Time).
 const start = () =>
-  void import('react-dom/client')
+  import('react-dom/client')
     .then(nextTask)
     .then(() => import('./app-root'))
     .then(nextTask)
@@ -67,10 +67,58 @@ function onFirstInteraction(then: () => void): void {
   for (const type of INTERACTIONS) window.addEventListener(type, once, options);
 }
 
-if (!root.hasChildNodes()) start();
-else
-  onFirstInteraction(() => {
+/** The app, requested once: at the first interaction, or by a submit made before it (below). */
+let appRequested: Promise<void> | null = null;
+const requestApp = () => {
+  if (!appRequested) {
     preloadApp();
     // After the document's own load work, so the landing page's view is counted once (page-load.ts).
-    void pageLoaded.then(start);
+    appRequested = pageLoaded.then(start);
+  }
+  return appRequested;
+};
+
+/** How long a submit made before the app ran waits for it before the browser posts the form itself. */
+const APP_WAIT_MS = 10_000;
+
+/**
+ * A public page's form is a plain `method="post"` form (ADR 056). Submitted before the app has taken it
+ * over, the submit is held for the app (which sends it again when it mounts, form-takeover.ts) and the
+ * button shows it is busy at once; if the app fails to load, or does not arrive in time, the browser posts
+ * the form to the server, which answers with the next step. Either way the tap is never lost.
+ */
+function holdSubmitForApp(event: SubmitEvent): void {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || event.defaultPrevented) return;
+  if (form.dataset.appForm === 'true' || form.method !== 'post') return;
+  event.preventDefault();
+  if (form.dataset.pendingSubmit === 'true') return;
+  const submitter = event.submitter instanceof HTMLButtonElement ? event.submitter : null;
+  form.dataset.pendingSubmit = 'true';
+  form.dataset.pendingSubmitter = submitter?.name ?? '';
+  (submitter ?? form.querySelector('button[type="submit"]'))?.setAttribute('aria-busy', 'true');
+  const postItself = () => {
+    if (form.dataset.pendingSubmit !== 'true') return; // the app took it
+    delete form.dataset.pendingSubmit;
+    if (submitter?.name) {
+      const pressed = document.createElement('input');
+      pressed.type = 'hidden';
+      pressed.name = submitter.name;
+      pressed.value = submitter.value;
+      form.appendChild(pressed);
+    }
+    HTMLFormElement.prototype.submit.call(form);
+  };
+  const timer = setTimeout(postItself, APP_WAIT_MS);
+  requestApp().catch((err: unknown) => {
+    console.warn('The app failed to load; posting the form:', err);
+    clearTimeout(timer);
+    postItself();
   });
+}
+
+if (!root.hasChildNodes()) void start();
+else {
+  document.addEventListener('submit', holdSubmitForApp);
+  onFirstInteraction(() => void requestApp().catch(() => undefined));
+}

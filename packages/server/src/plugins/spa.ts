@@ -1,13 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
+import { LANDING_STEP_META, type LandingStep } from '@uf/shared/landing-step';
 import { PAGE_DATE_TOKENS, type PageDates, pageDates } from '@uf/shared/page-dates';
 import { isPagePath } from '@uf/shared/pages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The landing page rendered on the server in a step (ADR 056); null when the app is not built. */
+    renderLanding(step: LandingStep): Promise<string | null>;
+  }
+}
 
 export type SpaOptions = {
   distDir: string;
@@ -29,11 +38,8 @@ const escapeAttr = (s: string) =>
 /** One HTML document as served: this deployment's config and today's date inserted, compressed. */
 type Document = { html: string; br: Buffer; gzip: Buffer };
 
-/** A built document with the configured support address in place; config and dates still to fill in. */
-function readTemplate(file: string, publicConfig: Record<string, unknown>): string | null {
-  if (!existsSync(file)) return null;
-  const html = readFileSync(file, 'utf8');
-  // Prerendered pages were rendered with the default support address; the app shows the configured one.
+/** Rendered markup with the configured support address (pages render with the default one). */
+function withSupportEmail(html: string, publicConfig: Record<string, unknown>): string {
   const supportEmail = publicConfig.supportEmail;
   if (typeof supportEmail === 'string' && supportEmail !== DEFAULT_SUPPORT_EMAIL) {
     return html.split(DEFAULT_SUPPORT_EMAIL).join(escapeAttr(supportEmail));
@@ -41,8 +47,15 @@ function readTemplate(file: string, publicConfig: Record<string, unknown>): stri
   return html;
 }
 
-function fillDocument(template: string, publicConfig: Record<string, unknown>, dates: PageDates): Document {
-  const html = template
+/** A built document with the configured support address in place; config and dates still to fill in. */
+function readTemplate(file: string, publicConfig: Record<string, unknown>): string | null {
+  if (!existsSync(file)) return null;
+  return withSupportEmail(readFileSync(file, 'utf8'), publicConfig);
+}
+
+/** A template with this deployment's config and today's date filled in. */
+function fillHtml(template: string, publicConfig: Record<string, unknown>, dates: PageDates): string {
+  return template
     .replace(
       '<!--app-config-->',
       `<meta name="app-config" content="${escapeAttr(JSON.stringify({ ...publicConfig, dates }))}" />`,
@@ -51,6 +64,10 @@ function fillDocument(template: string, publicConfig: Record<string, unknown>, d
     .join(escapeAttr(dates.today))
     .split(PAGE_DATE_TOKENS.year)
     .join(escapeAttr(dates.year));
+}
+
+function fillDocument(template: string, publicConfig: Record<string, unknown>, dates: PageDates): Document {
+  const html = fillHtml(template, publicConfig, dates);
   return {
     html,
     br: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
@@ -78,8 +95,27 @@ function documentStore(opts: SpaOptions) {
   }
   let day = '';
   let filled = new Map<string, Document>();
+  // The server-side renderer (web/src/entry-server.tsx, built beside dist as dist-ssr), loaded on first use.
+  const ssrEntry = `${path.resolve(opts.distDir)}-ssr/entry-server.js`;
+  let renderer: Promise<{ renderLanding(step: LandingStep): Promise<string> }> | undefined;
+  const ROOT_OPEN = '<div id="root">';
   return {
     hasBuild: templates.has('index'),
+    /** The landing document with `rootHtml` as its page and the step for the app to take over. */
+    async landing(step: LandingStep): Promise<string | null> {
+      const template = templates.get('/');
+      if (!template || !existsSync(ssrEntry)) return null;
+      renderer ??= import(pathToFileURL(ssrEntry).href);
+      const rootHtml = withSupportEmail(await (await renderer).renderLanding(step), opts.publicConfig);
+      const open = template.indexOf(ROOT_OPEN) + ROOT_OPEN.length;
+      const close = template.lastIndexOf('</div>', template.indexOf('</body>'));
+      const stepMeta = `<meta name="${LANDING_STEP_META}" content="${escapeAttr(JSON.stringify(step))}" />`;
+      const html = `${template.slice(0, open)}${rootHtml}${template.slice(close)}`.replace(
+        '</head>',
+        `  ${stepMeta}\n  </head>`,
+      );
+      return fillHtml(html, opts.publicConfig, pageDates(new Date(), opts.timeZone));
+    },
     /** The prerendered page path (trailing slash tolerated) or "*" (not found) if built, else index. */
     get(key: string): Document {
       const dates = pageDates(new Date(), opts.timeZone);
@@ -102,6 +138,7 @@ export const spaPlugin = fp(
   async (app: FastifyInstance, opts: SpaOptions) => {
     const documents = documentStore(opts);
     const hasBuild = documents.hasBuild;
+    app.decorate('renderLanding', (step: LandingStep) => documents.landing(step));
 
     if (hasBuild) {
       await app.register(fastifyStatic, {

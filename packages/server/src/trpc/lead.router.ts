@@ -30,7 +30,8 @@ export function submitLeadOperation(supportEmail: string) {
       httpOnly: true,
       sameSite: 'strict',
       secure: ctx.config.cookieSecure,
-      path: '/api',
+      // The whole site: the landing form posted without the app (POST /) proves ownership too (ADR 056).
+      path: '/',
       maxAge: 60 * 60 * 24,
     });
     return { id };

@@ -1,6 +1,6 @@
 import { Alert, Button, Card, List, Stack, Text, Title } from '@mantine/core';
 import { getStateSite } from '@uf/shared/state-sites';
-import { useEffect, useRef } from 'react';
+import { type MouseEvent, useEffect, useRef } from 'react';
 
 export type CongratulationsProps = {
   /** Two-letter code derived by the server, or null/undefined when unknown or not yet known. */
@@ -55,7 +55,16 @@ export function Congratulations({ state, onSearchMore, onClaim }: Congratulation
             : `the ${site.name} official site`}{' '}
           in a new tab. Searching and claiming on official sites is free. We are not a government site.
         </Text>
-        <Button variant="outline" onClick={onSearchMore}>
+        {/* A link home, so it works before the app runs too (ADR 056); the app starts over in place. */}
+        <Button
+          component="a"
+          href="/"
+          variant="outline"
+          onClick={(event: MouseEvent<HTMLAnchorElement>) => {
+            event.preventDefault();
+            onSearchMore();
+          }}
+        >
           Search for More People
         </Button>
         <Alert color="blue" title="Tips">

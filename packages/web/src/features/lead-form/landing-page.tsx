@@ -1,4 +1,5 @@
 import {
+  Alert,
   Badge,
   Box,
   Button,
@@ -18,6 +19,7 @@ import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { lazy, type MouseEvent, Suspense, useEffect, useState } from 'react';
 import { useAppConfig } from '../../app-config';
 import { useMarkAppReady } from '../../app-ready';
+import { useServerLandingStep } from '../../landing-step';
 import { notifyError } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { loadAdPixel, pushConversion } from './ad-pixel';
@@ -57,8 +59,16 @@ const loadPublicApi = () => import('../../public-api').then((m) => m.publicApi);
 const loadAfterSubmit = () => import('./after-submit');
 const BeneficiaryDialog = lazy(() => loadAfterSubmit().then((m) => ({ default: m.BeneficiaryDialog })));
 const Congratulations = lazy(() => loadAfterSubmit().then((m) => ({ default: m.Congratulations })));
+const BeneficiaryForm = lazy(() => loadAfterSubmit().then((m) => ({ default: m.BeneficiaryForm })));
 
-type Phase = { step: 'form' } | { step: 'beneficiary'; leadId: string } | { step: 'done'; leadId: string };
+/** `inPage`: the beneficiary question as the page's own form (the server rendered it, ADR 056), not a dialog. */
+type Phase =
+  | { step: 'form' }
+  | { step: 'beneficiary'; leadId: string; inPage?: boolean }
+  | { step: 'done'; leadId: string };
+
+/** The id of the form's first field: the hero's call to action links to it (focus moves, no script needed). */
+const FIRST_FIELD_ID = 'lead-first-name';
 
 export function LandingPage() {
   useMarkAppReady();
@@ -67,9 +77,21 @@ export function LandingPage() {
     description:
       'Find out if unclaimed money is waiting for you: bank accounts, insurance, stocks, deposits and more. Free to search on official state sites.',
   });
-  const [phase, setPhase] = useState<Phase>({ step: 'form' });
+  // The step the server rendered after the browser posted the form itself (ADR 056), else the form.
+  const serverStep = useServerLandingStep();
+  const [phase, setPhase] = useState<Phase>(() =>
+    serverStep?.step === 'beneficiary'
+      ? { step: 'beneficiary', leadId: serverStep.leadId, inPage: true }
+      : serverStep?.step === 'done'
+        ? { step: 'done', leadId: serverStep.leadId }
+        : { step: 'form' },
+  );
   const [formKey, setFormKey] = useState(0);
-  const [leadState, setLeadState] = useState<string | null | undefined>(undefined);
+  const [leadState, setLeadState] = useState<string | null | undefined>(
+    serverStep && serverStep.step !== 'form' ? serverStep.state : undefined,
+  );
+  const serverForm = formKey === 0 && serverStep?.step === 'form' ? serverStep : undefined;
+  const serverAlert = formKey === 0 && serverStep?.step !== 'done' ? serverStep?.alert : undefined;
   const [savingBeneficiary, setSavingBeneficiary] = useState(false);
 
   const { adPixelScriptUrl } = useAppConfig();
@@ -117,8 +139,14 @@ export function LandingPage() {
     if (!card) return;
     event.preventDefault();
     card.scrollIntoView({ behavior: 'smooth', block: 'start' });
-    card.querySelector<HTMLInputElement>('input')?.focus({ preventScroll: true });
+    card.querySelector<HTMLInputElement>('input:not([type="hidden"])')?.focus({ preventScroll: true });
   };
+
+  const alert = serverAlert && (
+    <Alert color="red" title={serverAlert.title} role="alert" mb="md">
+      {serverAlert.message}
+    </Alert>
+  );
 
   return (
     <>
@@ -138,8 +166,9 @@ export function LandingPage() {
                   held by their state. Check in minutes and go straight to your state’s official search.
                 </Text>
                 <Group>
-                  {/* A plain link to the form (works before the script loads); with it, focus moves too. */}
-                  <Button component="a" href="#search" size="lg" onClick={goToForm}>
+                  {/* A link to the form's first field: the browser scrolls there and puts the cursor in
+                      it before any script runs; the app only makes the scroll smooth. */}
+                  <Button component="a" href={`#${FIRST_FIELD_ID}`} size="lg" onClick={goToForm}>
                     Start Your Free Search
                   </Button>
                 </Group>
@@ -203,7 +232,16 @@ export function LandingPage() {
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
-            {phase.step === 'done' ? (
+            {phase.step === 'beneficiary' && phase.inPage ? (
+              <Suspense fallback={null}>
+                <BeneficiaryForm
+                  leadId={phase.leadId}
+                  pending={savingBeneficiary}
+                  alert={alert}
+                  onChoose={(b) => void chooseBeneficiary(b)}
+                />
+              </Suspense>
+            ) : phase.step === 'done' ? (
               <Suspense fallback={null}>
                 <Congratulations
                   state={leadState}
@@ -220,8 +258,11 @@ export function LandingPage() {
                 <Text size="sm" mb="md" c="dark.6">
                   All fields are required.
                 </Text>
+                {alert}
                 <LeadForm
                   key={formKey}
+                  firstFieldId={FIRST_FIELD_ID}
+                  initial={serverForm}
                   onSubmitAttempt={() =>
                     void loadAnalytics().then((a) => a.trackEvent('form_submit', 'home'))
                   }
@@ -238,7 +279,7 @@ export function LandingPage() {
         </Grid>
       </Container>
 
-      {phase.step !== 'form' && (
+      {phase.step !== 'form' && !(phase.step === 'beneficiary' && phase.inPage) && (
         <Suspense fallback={null}>
           <BeneficiaryDialog
             opened={phase.step === 'beneficiary'}

@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { CONSENT_TEXT } from '@uf/shared/consent';
 import { BIRTH_DAYS, BIRTH_MONTHS, BIRTH_YEARS } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
+import { LANDING_FORM_FIELDS } from '@uf/shared/landing-step';
 import { createLeadSubmissionSchema, EMPTY_LEAD_FORM, type LeadFormValues } from '@uf/shared/lead.schema';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { type FocusEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
@@ -11,8 +12,8 @@ import { appErrorOf } from '../../api-error';
 import { useAppConfig } from '../../app-config';
 import { enteredValues } from '../../entered-values';
 import { focusFirstInvalid } from '../../focus-invalid';
+import { useFormTakeover } from '../../form-takeover';
 import { notifyError } from '../../notify';
-import { useHydrated } from '../../use-hydrated';
 import { sessionAttribution } from './session-attribution';
 import { consentEvidence, loadTrustedForm } from './trusted-form';
 
@@ -22,7 +23,25 @@ export type LeadFormProps = {
   onSubmitAttempt?: () => void;
   /** Called when the consent box becomes checked (analytics survey_started). */
   onConsentChecked?: () => void;
+  /** What the server rendered the form with after a post it refused (values kept, messages per field). */
+  initial?: { values: Record<string, string>; errors: Record<string, string> };
+  /** The first field's id (the hero's call to action links to it). */
+  firstFieldId?: string;
 };
+
+/** The lead form's own fields (the posted form also names its step: LANDING_FORM_FIELDS.step). */
+const FIELD_NAMES = Object.keys(EMPTY_LEAD_FORM) as (keyof LeadFormValues)[];
+
+/** The server's values as the form's (consent always starts unticked: it must be given again). */
+function initialValues(values: Record<string, string> | undefined): LeadFormValues {
+  const kept = Object.fromEntries(
+    FIELD_NAMES.filter((k) => k !== 'consentGiven' && typeof values?.[k] === 'string').map((k) => [
+      k,
+      values?.[k],
+    ]),
+  );
+  return { ...EMPTY_LEAD_FORM, ...kept };
+}
 
 const ReviewConfirmDialog = lazy(() =>
   import('./review-confirm-dialog').then((m) => ({ default: m.ReviewConfirmDialog })),
@@ -60,27 +79,33 @@ const yearOptions = withPlaceholder(
   BIRTH_YEARS.map((y) => ({ value: y, label: y })),
 );
 
-export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: LeadFormProps) {
+export function LeadForm({
+  onSubmitted,
+  onSubmitAttempt,
+  onConsentChecked,
+  initial,
+  firstFieldId,
+}: LeadFormProps) {
   const { supportEmail, trustedFormEnabled } = useAppConfig();
   useEffect(() => loadTrustedForm(trustedFormEnabled), [trustedFormEnabled]);
   const schema = useMemo(() => createLeadSubmissionSchema(supportEmail), [supportEmail]);
   const form = useForm<LeadFormValues>({
     mode: 'controlled',
-    initialValues: EMPTY_LEAD_FORM,
+    initialValues: initialValues(initial?.values),
+    initialErrors: initial?.errors ?? {},
     validate: schemaResolver(schema, { sync: true }),
     validateInputOnBlur: true,
   });
   const [pending, setPending] = useState(false);
-  const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
-  // The prerendered form takes input before the app starts (on the visitor's first interaction, ADR 053);
-  // hydration keeps what the fields show, and this makes it the form's state (once, at the first mount).
-  useEffect(() => {
-    const entered = enteredValues(formRef.current, Object.keys(EMPTY_LEAD_FORM));
+  // The form works before the app runs (a plain post to the server, ADR 056). When the app takes it over,
+  // what the fields hold becomes the form's state, and a submit made while the app loaded is sent again.
+  useFormTakeover(formRef, (element) => {
+    const entered = enteredValues(element, FIELD_NAMES);
     if (Object.keys(entered).length === 0) return;
     form.setValues(entered as Partial<LeadFormValues>);
     if (entered.consentGiven === true) onConsentChecked?.();
-  }, []);
+  });
   // Spec §2: the Review & Confirm dialog exists but the normal flow never opens it.
   const [reviewOpened, setReviewOpened] = useState(false);
 
@@ -138,8 +163,12 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
   };
 
   return (
+    // A real form (ADR 056): without the app the browser posts it to the server, which answers with the
+    // next step. Never GET: the visitor's details must not end up in a URL.
     <form
       ref={formRef}
+      method="post"
+      action="/#search"
       noValidate
       aria-label="Unclaimed money search"
       onSubmit={(e) => {
@@ -147,10 +176,16 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
         handleSubmit(e);
       }}
     >
+      <input type="hidden" name={LANDING_FORM_FIELDS.step} value="lead" />
       <Stack gap="sm">
         <Grid gap="sm">
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="First Name" autoComplete="given-name" {...field('firstName')} />
+            <TextInput
+              label="First Name"
+              autoComplete="given-name"
+              id={firstFieldId}
+              {...field('firstName')}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
             <TextInput label="Last Name" autoComplete="family-name" {...field('lastName')} />
@@ -186,6 +221,7 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
         <Checkbox
           {...consentProps}
           name="consentGiven"
+          value="true"
           aria-invalid={consentProps.error ? true : undefined}
           onChange={(event) => {
             consentProps.onChange(event);
@@ -204,9 +240,8 @@ export function LeadForm({ onSubmitted, onSubmitAttempt, onConsentChecked }: Lea
             </Text>
           }
         />
-        {/* Disabled in the prerendered page until the script runs: a native submit would put the
-            visitor's details in the address bar. */}
-        <Button type="submit" size="lg" loading={pending} disabled={!hydrated} fullWidth>
+        {/* Never disabled while the app loads: a tap before it runs is held for it, or posted (ADR 056). */}
+        <Button type="submit" size="lg" loading={pending} fullWidth>
           Search Now
         </Button>
       </Stack>

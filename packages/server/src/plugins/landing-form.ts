@@ -1,0 +1,142 @@
+import { attributionFromLanding } from '@uf/shared/attribution';
+import { BENEFICIARY_NOT_SPECIFIED } from '@uf/shared/constants';
+import { ERROR_CODES } from '@uf/shared/errors';
+import { LANDING_FORM_FIELDS, type LandingAlert, type LandingStep } from '@uf/shared/landing-step';
+import { EMPTY_LEAD_FORM } from '@uf/shared/lead.schema';
+import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toErrorResponse } from '../errors';
+
+// The landing page's form posted by the browser itself (ADR 056): when the app's script did not run
+// (blocked, failed, not there yet), `POST /` takes the same lead through the same operation as
+// POST /api/submit-search (same checks, consent receipt and attribution) and answers with the landing page
+// rendered on the server in the step the visitor reached: the form again with the spec's messages, the
+// beneficiary question, or the Congratulations screen. Never GET: personal data stays out of URLs.
+
+export type LandingFormOptions = {
+  /** The lead.submit operation, as the REST door runs it (sets the owner cookie on the reply). */
+  submitLead(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    input: Record<string, unknown>,
+  ): Promise<{ id: string }>;
+  /** The beneficiary update, as PATCH /api/leads/{id}/beneficiary runs it (the owner cookie decides). */
+  setBeneficiary(req: FastifyRequest, reply: FastifyReply, id: string, beneficiary: string): Promise<unknown>;
+  /** The state the server derived for the lead (null when unknown). */
+  leadState(req: FastifyRequest, reply: FastifyReply, id: string): Promise<string | null>;
+  /** The landing page rendered in a step, as a complete HTML document (the spa plugin). */
+  renderLanding(step: LandingStep): Promise<string | null>;
+};
+
+const FORM_BODY_LIMIT = 16 * 1024;
+const LEAD_FIELDS = Object.keys(EMPTY_LEAD_FORM).filter((k) => k !== 'consentGiven');
+
+/** A browser's form post from this site: its Origin (or, without one, its Sec-Fetch-Site) says so. */
+function isSameOrigin(req: FastifyRequest): boolean {
+  const origin = req.headers.origin;
+  if (origin) {
+    try {
+      return new URL(origin).host === req.host;
+    } catch {
+      return false; // "null" (sandboxed or privacy-stripped) is not this site
+    }
+  }
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin' || site === 'none';
+}
+
+/** The campaign of the visit: the page that posted the form is the landing URL with its query. */
+function attributionOf(req: FastifyRequest): Record<string, string> {
+  try {
+    const page = new URL(String(req.headers.referer ?? ''));
+    return page.host === req.host ? attributionFromLanding(page.search, '', req.host) : {};
+  } catch {
+    return {};
+  }
+}
+
+function alertFor(code: string, status: number): LandingAlert | undefined {
+  if (code === ERROR_CODES.duplicateEmail) return PUBLIC_TOASTS.duplicateEmail;
+  if (code === ERROR_CODES.ageRestriction) return PUBLIC_TOASTS.ageRestriction;
+  // Field messages speak for themselves; anything else is the spec's generic failure.
+  if (code === ERROR_CODES.validation && status === 400) return undefined;
+  return PUBLIC_TOASTS.submitFailed;
+}
+
+export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormOptions) {
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+    (_req, body, done) => {
+      const fields: Record<string, string> = {};
+      for (const [name, value] of new URLSearchParams(String(body)))
+        if (!(name in fields)) fields[name] = value;
+      done(null, fields);
+    },
+  );
+
+  const answer = async (reply: FastifyReply, status: number, step: LandingStep) => {
+    const html = await opts.renderLanding(step);
+    // What the visitor entered is in the page: never stored by a cache.
+    reply.header('cache-control', 'no-store');
+    if (html === null) {
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built. Run `npm start`.');
+    }
+    return reply.code(status).type('text/html; charset=utf-8').send(html);
+  };
+
+  app.post('/', async (req, reply) => {
+    if (!isSameOrigin(req)) {
+      return reply
+        .code(403)
+        .header('cache-control', 'no-store')
+        .send({ error: ERROR_CODES.forbidden, message: 'Cross-site requests are not allowed' });
+    }
+    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+
+    if (text(LANDING_FORM_FIELDS.step) === 'beneficiary') {
+      const id = text(LANDING_FORM_FIELDS.leadId);
+      const beneficiary = text(LANDING_FORM_FIELDS.skip)
+        ? BENEFICIARY_NOT_SPECIFIED
+        : text(LANDING_FORM_FIELDS.beneficiary);
+      try {
+        await opts.setBeneficiary(req, reply, id, beneficiary);
+        return answer(reply, 200, { step: 'done', leadId: id, state: await opts.leadState(req, reply, id) });
+      } catch (err) {
+        const { status } = toErrorResponse(err);
+        if (status >= 500) req.log.error({ err }, 'beneficiary form post failed');
+        const state = await opts.leadState(req, reply, id).catch(() => null);
+        return answer(reply, status, {
+          step: 'beneficiary',
+          leadId: id,
+          state,
+          alert: PUBLIC_TOASTS.beneficiaryFailed,
+        });
+      }
+    }
+
+    const values = Object.fromEntries(LEAD_FIELDS.map((name) => [name, text(name)]));
+    try {
+      const { id } = await opts.submitLead(req, reply, {
+        ...values,
+        consentGiven: text('consentGiven') === 'true' ? 'true' : 'false',
+        attribution: attributionOf(req),
+      });
+      return answer(reply, 200, {
+        step: 'beneficiary',
+        leadId: id,
+        state: await opts.leadState(req, reply, id),
+      });
+    } catch (err) {
+      const { status, body: error } = toErrorResponse(err);
+      if (status >= 500) req.log.error({ err }, 'lead form post failed');
+      const errors = Object.fromEntries((error.fieldErrors ?? []).map((e) => [e.field, e.message]));
+      const alert = alertFor(error.error, status);
+      return answer(reply, status, { step: 'form', values, errors, ...(alert ? { alert } : {}) });
+    }
+  });
+}
