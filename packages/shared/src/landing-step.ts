@@ -13,6 +13,8 @@ export type LandingStep =
       values: Record<string, string>;
       errors: Record<string, string>;
       alert?: LandingAlert;
+      /** The visit's campaign as first posted (the page's own URL has lost its query by then). */
+      attribution?: Record<string, string>;
     }
   /** The lead is stored: the beneficiary question as a plain form. */
   | { step: 'beneficiary'; leadId: string; state: string | null; alert?: LandingAlert }
@@ -27,4 +29,5 @@ export const LANDING_FORM_FIELDS = {
   leadId: 'leadId',
   beneficiary: 'beneficiary',
   skip: 'skip',
+  attribution: 'attribution',
 } as const;

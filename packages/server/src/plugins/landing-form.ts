@@ -45,8 +45,20 @@ function isSameOrigin(req: FastifyRequest): boolean {
   return site === undefined || site === 'same-origin' || site === 'none';
 }
 
-/** The campaign of the visit: the page that posted the form is the landing URL with its query. */
-function attributionOf(req: FastifyRequest): Record<string, string> {
+/**
+ * The campaign of the visit: the page that posted the form is the landing URL with its query; after a
+ * refused post the page carries the first post's campaign in a hidden field instead.
+ */
+function attributionOf(req: FastifyRequest, carried: unknown): Record<string, string> {
+  if (typeof carried === 'string' && carried !== '') {
+    try {
+      const parsed: unknown = JSON.parse(carried);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+        return parsed as Record<string, string>;
+    } catch {
+      // not JSON: read the page's address instead
+    }
+  }
   try {
     const page = new URL(String(req.headers.referer ?? ''));
     return page.host === req.host ? attributionFromLanding(page.search, '', req.host) : {};
@@ -120,11 +132,13 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
     }
 
     const values = Object.fromEntries(LEAD_FIELDS.map((name) => [name, text(name)]));
+    // The operation's schema cleans it (attributionField), as for the API.
+    const attribution = attributionOf(req, body[LANDING_FORM_FIELDS.attribution]);
     try {
       const { id } = await opts.submitLead(req, reply, {
         ...values,
         consentGiven: text('consentGiven') === 'true' ? 'true' : 'false',
-        attribution: attributionOf(req),
+        attribution,
       });
       return answer(reply, 200, {
         step: 'beneficiary',
@@ -136,7 +150,13 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
       if (status >= 500) req.log.error({ err }, 'lead form post failed');
       const errors = Object.fromEntries((error.fieldErrors ?? []).map((e) => [e.field, e.message]));
       const alert = alertFor(error.error, status);
-      return answer(reply, status, { step: 'form', values, errors, ...(alert ? { alert } : {}) });
+      return answer(reply, status, {
+        step: 'form',
+        values,
+        errors,
+        attribution,
+        ...(alert ? { alert } : {}),
+      });
     }
   });
 }

@@ -24,7 +24,11 @@ export type LeadFormProps = {
   /** Called when the consent box becomes checked (analytics survey_started). */
   onConsentChecked?: () => void;
   /** What the server rendered the form with after a post it refused (values kept, messages per field). */
-  initial?: { values: Record<string, string>; errors: Record<string, string> };
+  initial?: {
+    values: Record<string, string>;
+    errors: Record<string, string>;
+    attribution?: Record<string, string>;
+  };
   /** The first field's id (the hero's call to action links to it). */
   firstFieldId?: string;
 };
@@ -177,6 +181,13 @@ export function LeadForm({
       }}
     >
       <input type="hidden" name={LANDING_FORM_FIELDS.step} value="lead" />
+      {initial?.attribution && Object.keys(initial.attribution).length > 0 && (
+        <input
+          type="hidden"
+          name={LANDING_FORM_FIELDS.attribution}
+          value={JSON.stringify(initial.attribution)}
+        />
+      )}
       <Stack gap="sm">
         <Grid gap="sm">
           <Grid.Col span={{ base: 12, sm: 6 }}>
