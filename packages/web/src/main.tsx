@@ -55,7 +55,37 @@ const pageLoaded = loadedAndPainted
   .catch((err: unknown) => console.warn('Page load tasks failed:', err));
 
 /** What counts as the visitor being there (not a timer: a visitor who only reads needs no app). */
-const INTERACTIONS = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'focusin', 'wheel', 'scroll'];
+const INTERACTIONS = [
+  'pointerdown',
+  'pointermove',
+  'touchstart',
+  'keydown',
+  'focusin',
+  'input',
+  'change',
+  'wheel',
+  'scroll',
+];
+
+/**
+ * Whether the visitor was already there before this script ran (it loads after the page paints, and on a
+ * slow connection a visitor may have focused, typed into or autofilled a field by then): those events are
+ * gone, so the state of the fields tells.
+ */
+function visitorAlreadyActed(): boolean {
+  const active = document.activeElement;
+  if (active && active !== document.body && root.contains(active)) return true;
+  for (const field of root.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
+    'input, select, textarea',
+  )) {
+    if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
+      if (field.checked !== field.defaultChecked) return true;
+    } else if (field instanceof HTMLSelectElement) {
+      if ([...field.options].some((o) => o.selected !== o.defaultSelected)) return true;
+    } else if (field.type !== 'hidden' && field.value !== field.defaultValue) return true;
+  }
+  return false;
+}
 
 /** Runs `then` once, on the first of the visitor's interactions. */
 function onFirstInteraction(then: () => void): void {
@@ -120,5 +150,6 @@ function holdSubmitForApp(event: SubmitEvent): void {
 if (!root.hasChildNodes()) void start();
 else {
   document.addEventListener('submit', holdSubmitForApp);
-  onFirstInteraction(() => void requestApp().catch(() => undefined));
+  if (visitorAlreadyActed()) void requestApp().catch(() => undefined);
+  else onFirstInteraction(() => void requestApp().catch(() => undefined));
 }

@@ -150,7 +150,7 @@ export function LandingPage() {
 
   return (
     <>
-      <Box bg="brand.0" py={{ base: 'xl', md: 60 }}>
+      <Box bg="brand.0" py={{ base: 'lg', md: 60 }}>
         <Container size="lg">
           <Grid align="center" gap="xl">
             <Grid.Col span={{ base: 12, md: 7 }}>
@@ -161,7 +161,7 @@ export function LandingPage() {
                 <Title order={1} fz={{ base: 30, md: 44 }}>
                   Find Out If Unclaimed Money Is Waiting For You
                 </Title>
-                <Text size="lg">
+                <Text size="lg" fz={{ base: 'md', md: 'lg' }}>
                   Millions of Americans have forgotten bank accounts, refunds, insurance payouts and deposits
                   held by their state. Check in minutes and go straight to your state’s official search.
                 </Text>
