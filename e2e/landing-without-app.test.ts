@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, launchBrowser, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 
-// The landing page from its first paint (issue 27, ADR 056): a real form that the server answers when the
+// The landing page from its first paint (issue 27, ADR 057): a real form that the server answers when the
 // app's scripts never run, a tap made before the app runs that is never lost, and the fields' contents
 // adopted when the app takes over.
 

@@ -8,7 +8,7 @@ export default defineConfig({
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
   // The server renderer (entry-server.tsx → dist-ssr) carries its dependencies: the server also runs it
-  // where the web app's packages are not installed (the Docker image; ADR 056).
+  // where the web app's packages are not installed (the Docker image; ADR 057).
   ssr: { noExternal: true },
   build: {
     outDir: 'dist',

@@ -191,7 +191,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       trustedFormEnabled: config.trustedFormEnabled,
     },
   });
-  // The landing form posted by the browser itself (ADR 056): the same operations as the API's doors.
+  // The landing form posted by the browser itself (ADR 057): the same operations as the API's doors.
   await app.register(landingFormPlugin, {
     submitLead: (req, reply, input) =>
       runOperation(operations['lead.submit'], createContext({ req, res: reply }), input),

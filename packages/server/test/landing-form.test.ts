@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadBody } from './support/fixtures';
 import { startTestApp, type TestApp } from './support/test-app';
 
-// POST / — the landing form as the browser posts it when the app's script did not run (ADR 056).
+// POST / — the landing form as the browser posts it when the app's script did not run (ADR 057).
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 // The landing page's steps as the server renders them for a visitor whose browser posted the lead form
-// itself (no app script ran: blocked, failed, or not loaded yet; ADR 056). The server answers `POST /`
+// itself (no app script ran: blocked, failed, or not loaded yet; ADR 057). The server answers `POST /`
 // with the landing page in the step it reached, and writes the step into the page
 // (`<meta name="landing-step">`) so the app, when it runs, takes over that very step.
 

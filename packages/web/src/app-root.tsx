@@ -15,7 +15,7 @@ export function AppRoot({
 }: {
   router: AnyRouter;
   hydrating?: boolean;
-  /** The landing page's step as the server rendered it (ADR 056); null: the page as built. */
+  /** The landing page's step as the server rendered it (ADR 057); null: the page as built. */
   landingStep?: LandingStep | null;
 }) {
   useMarkAppReady(!hydrating);

@@ -5,7 +5,7 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { AppRoot } from './app-root';
 import { createAppRouter } from './router';
 
-// Server rendering of the public pages (ADR 053, ADR 056): the page's HTML as the browser will hydrate it,
+// Server rendering of the public pages (ADR 053, ADR 057): the page's HTML as the browser will hydrate it,
 // so a visitor reads it before any script has run.
 
 /** Build time (prerender.mjs): a public page as built. */

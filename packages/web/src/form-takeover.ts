@@ -1,6 +1,6 @@
 import { type RefObject, useEffect, useState } from 'react';
 
-// How the app takes over a public page's form (ADR 056). Before the app runs, a form is a plain
+// How the app takes over a public page's form (ADR 057). Before the app runs, a form is a plain
 // `method="post"` form: the entry script (main.tsx) holds a submit back while the app is on its way,
 // marks the form `data-pending-submit` (with the pressed button's name in `data-pending-submitter`) and
 // shows the button as busy; if the app does not arrive, the browser posts the form to the server itself.

@@ -1,7 +1,7 @@
 import { LANDING_STEP_META, type LandingStep } from '@uf/shared/landing-step';
 import { createContext, useContext, useEffect } from 'react';
 
-// The step the server rendered the landing page in after the browser posted its form itself (ADR 056):
+// The step the server rendered the landing page in after the browser posted its form itself (ADR 057):
 // given to the app by the server's render (entry-server.tsx) and, in the browser, read from the page's
 // `<meta name="landing-step">`, so that hydration renders exactly what the server did.
 

@@ -112,7 +112,7 @@ const requestApp = () => {
 const APP_WAIT_MS = 10_000;
 
 /**
- * A public page's form is a plain `method="post"` form (ADR 056). Submitted before the app has taken it
+ * A public page's form is a plain `method="post"` form (ADR 057). Submitted before the app has taken it
  * over, the submit is held for the app (which sends it again when it mounts, form-takeover.ts) and the
  * button shows it is busy at once; if the app fails to load, or does not arrive in time, the browser posts
  * the form to the server, which answers with the next step. Either way the tap is never lost.

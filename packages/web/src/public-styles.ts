@@ -35,5 +35,5 @@ import '@mantine/core/styles/Title.layer.css';
 import './features/lead-form/hero-art.css';
 // A visible focus ring on text inputs and selects too (all pages: this sheet loads everywhere).
 import './focus-ring.css';
-// Phone-sized form text, and a submit's busy mark before the app runs (ADR 056).
+// Phone-sized form text, and a submit's busy mark before the app runs (ADR 057).
 import './public-form.css';

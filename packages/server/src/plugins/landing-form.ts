@@ -7,7 +7,7 @@ import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../errors';
 
-// The landing page's form posted by the browser itself (ADR 056): when the app's script did not run
+// The landing page's form posted by the browser itself (ADR 057): when the app's script did not run
 // (blocked, failed, not there yet), `POST /` takes the same lead through the same operation as
 // POST /api/submit-search (same checks, consent receipt and attribution) and answers with the landing page
 // rendered on the server in the step the visitor reached: the form again with the spec's messages, the

@@ -13,7 +13,7 @@ import fp from 'fastify-plugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The landing page rendered on the server in a step (ADR 056); null when the app is not built. */
+    /** The landing page rendered on the server in a step (ADR 057); null when the app is not built. */
     renderLanding(step: LandingStep): Promise<string | null>;
   }
 }

@@ -30,7 +30,7 @@ export function submitLeadOperation(supportEmail: string) {
       httpOnly: true,
       sameSite: 'strict',
       secure: ctx.config.cookieSecure,
-      // The whole site: the landing form posted without the app (POST /) proves ownership too (ADR 056).
+      // The whole site: the landing form posted without the app (POST /) proves ownership too (ADR 057).
       path: '/',
       maxAge: 60 * 60 * 24,
     });

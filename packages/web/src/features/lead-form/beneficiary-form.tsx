@@ -14,7 +14,7 @@ export type BeneficiaryFormProps = {
 };
 
 /**
- * The beneficiary question as a plain form on the page (ADR 056): what the server shows after the
+ * The beneficiary question as a plain form on the page (ADR 057): what the server shows after the
  * browser posted the lead form itself, with the spec's seven choices, Submit and Skip ('Not specified').
  * Without the app the browser posts it; with the app, the choice goes through the API as the dialog's does.
  */

@@ -55,7 +55,7 @@ export function Congratulations({ state, onSearchMore, onClaim }: Congratulation
             : `the ${site.name} official site`}{' '}
           in a new tab. Searching and claiming on official sites is free. We are not a government site.
         </Text>
-        {/* A link home, so it works before the app runs too (ADR 056); the app starts over in place. */}
+        {/* A link home, so it works before the app runs too (ADR 057); the app starts over in place. */}
         <Button
           component="a"
           href="/"

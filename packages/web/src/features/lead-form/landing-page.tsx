@@ -61,7 +61,7 @@ const BeneficiaryDialog = lazy(() => loadAfterSubmit().then((m) => ({ default: m
 const Congratulations = lazy(() => loadAfterSubmit().then((m) => ({ default: m.Congratulations })));
 const BeneficiaryForm = lazy(() => loadAfterSubmit().then((m) => ({ default: m.BeneficiaryForm })));
 
-/** `inPage`: the beneficiary question as the page's own form (the server rendered it, ADR 056), not a dialog. */
+/** `inPage`: the beneficiary question as the page's own form (the server rendered it, ADR 057), not a dialog. */
 type Phase =
   | { step: 'form' }
   | { step: 'beneficiary'; leadId: string; inPage?: boolean }
@@ -77,7 +77,7 @@ export function LandingPage() {
     description:
       'Find out if unclaimed money is waiting for you: bank accounts, insurance, stocks, deposits and more. Free to search on official state sites.',
   });
-  // The step the server rendered after the browser posted the form itself (ADR 056), else the form.
+  // The step the server rendered after the browser posted the form itself (ADR 057), else the form.
   const serverStep = useServerLandingStep();
   const [phase, setPhase] = useState<Phase>(() =>
     serverStep?.step === 'beneficiary'

@@ -102,7 +102,7 @@ export function LeadForm({
   });
   const [pending, setPending] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
-  // The form works before the app runs (a plain post to the server, ADR 056). When the app takes it over,
+  // The form works before the app runs (a plain post to the server, ADR 057). When the app takes it over,
   // what the fields hold becomes the form's state, and a submit made while the app loaded is sent again.
   useFormTakeover(formRef, (element) => {
     const entered = enteredValues(element, FIELD_NAMES);
@@ -167,7 +167,7 @@ export function LeadForm({
   };
 
   return (
-    // A real form (ADR 056): without the app the browser posts it to the server, which answers with the
+    // A real form (ADR 057): without the app the browser posts it to the server, which answers with the
     // next step. Never GET: the visitor's details must not end up in a URL.
     <form
       ref={formRef}
@@ -251,7 +251,7 @@ export function LeadForm({
             </Text>
           }
         />
-        {/* Never disabled while the app loads: a tap before it runs is held for it, or posted (ADR 056). */}
+        {/* Never disabled while the app loads: a tap before it runs is held for it, or posted (ADR 057). */}
         <Button type="submit" size="lg" loading={pending} fullWidth>
           Search Now
         </Button>
