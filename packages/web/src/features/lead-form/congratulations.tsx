@@ -8,9 +8,14 @@ export type CongratulationsProps = {
   onSearchMore: () => void;
   /** The visitor pressed "Search & Claim Your Assets" (tracked as button_click). */
   onClaim?: () => void;
+  /**
+   * The screen as the server rendered it for a browser that posted the form itself (ADR 057): "Search for
+   * More People" is then a link home, which works without the app; otherwise the spec's button.
+   */
+  homeLink?: boolean;
 };
 
-export function Congratulations({ state, onSearchMore, onClaim }: CongratulationsProps) {
+export function Congratulations({ state, onSearchMore, onClaim, homeLink = false }: CongratulationsProps) {
   const site = getStateSite(state);
   // The one thing the visitor must now press: in view and focused when this screen appears (issue 16),
   // once the beneficiary dialog has let go of the focus.
@@ -55,18 +60,23 @@ export function Congratulations({ state, onSearchMore, onClaim }: Congratulation
             : `the ${site.name} official site`}{' '}
           in a new tab. Searching and claiming on official sites is free. We are not a government site.
         </Text>
-        {/* A link home, so it works before the app runs too (ADR 057); the app starts over in place. */}
-        <Button
-          component="a"
-          href="/"
-          variant="outline"
-          onClick={(event: MouseEvent<HTMLAnchorElement>) => {
-            event.preventDefault();
-            onSearchMore();
-          }}
-        >
-          Search for More People
-        </Button>
+        {homeLink ? (
+          <Button
+            component="a"
+            href="/"
+            variant="outline"
+            onClick={(event: MouseEvent<HTMLAnchorElement>) => {
+              event.preventDefault();
+              onSearchMore();
+            }}
+          >
+            Search for More People
+          </Button>
+        ) : (
+          <Button variant="outline" onClick={onSearchMore}>
+            Search for More People
+          </Button>
+        )}
         <Alert color="blue" title="Tips">
           <List size="sm" spacing={4}>
             <List.Item>Searches are always free on official state websites.</List.Item>

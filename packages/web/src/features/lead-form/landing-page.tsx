@@ -65,7 +65,7 @@ const BeneficiaryForm = lazy(() => loadAfterSubmit().then((m) => ({ default: m.B
 type Phase =
   | { step: 'form' }
   | { step: 'beneficiary'; leadId: string; inPage?: boolean }
-  | { step: 'done'; leadId: string };
+  | { step: 'done'; leadId: string; inPage?: boolean };
 
 /** The id of the form's first field: the hero's call to action links to it (focus moves, no script needed). */
 const FIRST_FIELD_ID = 'lead-first-name';
@@ -83,7 +83,7 @@ export function LandingPage() {
     serverStep?.step === 'beneficiary'
       ? { step: 'beneficiary', leadId: serverStep.leadId, inPage: true }
       : serverStep?.step === 'done'
-        ? { step: 'done', leadId: serverStep.leadId }
+        ? { step: 'done', leadId: serverStep.leadId, inPage: true }
         : { step: 'form' },
   );
   const [formKey, setFormKey] = useState(0);
@@ -245,6 +245,7 @@ export function LandingPage() {
               <Suspense fallback={null}>
                 <Congratulations
                   state={leadState}
+                  homeLink={phase.inPage}
                   onSearchMore={startOver}
                   // The funnel's last step (issue 15); sent with keepalive, so it survives the new tab.
                   onClaim={() => void loadAnalytics().then((a) => a.trackEvent('button_click', 'home'))}
