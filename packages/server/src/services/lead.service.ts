@@ -142,6 +142,7 @@ async function writeLeads(pool: Pool, rows: LeadRow[]): Promise<void> {
  */
 export function createLeadSubmitter(pool: Pool) {
   const committer = databaseCommitter<LeadRow>({
+    pool,
     write: (rows) => writeLeads(pool, rows),
     rowRejected: (err) =>
       isUniqueViolation(err, 'website_lead_email_unique')
