@@ -100,6 +100,8 @@ export type BuildOptions = {
   databaseUrl: string;
   /** The embedded PostgreSQL when main started one: backups are then logical ones (no pg_dump needed). */
   embedded?: EmbeddedDatabase;
+  /** Where log lines go instead of standard output (tests that read the logs). */
+  logStream?: import('pino').DestinationStream;
 };
 
 const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -112,7 +114,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     logger: logDestination
       ? {
           level: config.logLevel,
-          stream: logDestination,
+          stream: options.logStream ?? logDestination,
           redact: ['req.headers.cookie', 'req.headers.authorization'],
         }
       : false,
@@ -276,7 +278,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   );
   app.addHook('onRequest', (req, reply, done) => {
     if (req.routeOptions.url !== TRPC_ROUTE) return done();
-    const allowed = procedureTypes.get((req.params as { path?: string }).path ?? '');
+    // An unknown procedure is tRPC's 404, unless the method is one no procedure answers.
+    const allowed =
+      procedureTypes.get((req.params as { path?: string }).path ?? '') ??
+      (req.method === 'GET' || req.method === 'POST' ? undefined : 'GET, POST');
     if (!allowed || req.method === allowed) return done();
     reply
       .code(405)
