@@ -73,7 +73,7 @@ describe('two app processes on one database', () => {
 
   it('a sign-in limit counted on one process is enforced by the other', async () => {
     const wrong = { username: `nobody-${Date.now()}`, password: 'not-the-password' };
-    for (let i = 0; i < LOGIN_LIMITS.perUsername; i++) {
+    for (let i = 0; i < LOGIN_LIMITS.perAccountAndClient; i++) {
       expect((await login(i % 2 === 0 ? a : b, wrong)).status).toBe(401);
     }
     for (const server of [a, b]) {
