@@ -104,7 +104,8 @@ async function main() {
     embedded.onStateChange((state, detail) => {
       app.db.health.embeddedState = state;
       if (state === 'restarting') app.log.error({ embeddedDatabase: state }, detail);
-      else if (state === 'running') app.log.warn({ embeddedDatabase: state }, `embedded PostgreSQL ${detail}`);
+      else if (state === 'running')
+        app.log.warn({ embeddedDatabase: state }, `embedded PostgreSQL ${detail}`);
       else {
         app.log.fatal({ embeddedDatabase: state }, `embedded PostgreSQL failed: ${detail}; exiting`);
         void shutdown('embedded PostgreSQL failed', 1);

@@ -98,6 +98,7 @@ describe('the embedded PostgreSQL killed under load', () => {
     // Never a 500: 200 or 503 (with Retry-After, checked by the timeouts test) only; no lost answers.
     expect([...result.statuses.keys()].sort()).toEqual([200, 503]);
     expect(result.noAnswer).toEqual([]);
+    expect(result.malformed503).toBe(0);
     expect(postmasterPid()).not.toBe(pid);
     expect(output).toContain('stopped unexpectedly');
     expect(health).toContain(503);
@@ -106,7 +107,9 @@ describe('the embedded PostgreSQL killed under load', () => {
     // Every acknowledged lead is there.
     for (let i = 0; i < result.acknowledged.length; i += 50) {
       const reads = await Promise.all(
-        result.acknowledged.slice(i, i + 50).map((a) => fetch(`${base}/api/leads/${a.id}`).then((r) => r.status)),
+        result.acknowledged
+          .slice(i, i + 50)
+          .map((a) => fetch(`${base}/api/leads/${a.id}`).then((r) => r.status)),
       );
       expect(reads.every((s) => s === 200)).toBe(true);
     }

@@ -7,12 +7,14 @@ import { leadBody } from './fixtures';
 export type LoadResult = {
   acknowledged: { id: string; email: string }[];
   statuses: Map<number, number>;
+  /** 503 answers not in the app's error format or without Retry-After. */
+  malformed503: number;
   /** Requests that got no HTTP answer (connection reset or refused). */
   noAnswer: { message: string; code: string | undefined }[];
 };
 
 export function startLeadLoad(baseUrl: () => string, workers = 6) {
-  const result: LoadResult = { acknowledged: [], statuses: new Map(), noAnswer: [] };
+  const result: LoadResult = { acknowledged: [], statuses: new Map(), noAnswer: [], malformed503: 0 };
   let running = true;
   const loops = Array.from({ length: workers }, async (_, w) => {
     let n = 0;
@@ -27,7 +29,9 @@ export function startLeadLoad(baseUrl: () => string, workers = 6) {
           signal: AbortSignal.timeout(30_000),
         });
         result.statuses.set(res.status, (result.statuses.get(res.status) ?? 0) + 1);
-        const answer = (await res.json()) as { id?: string };
+        const answer = (await res.json()) as { id?: string; error?: string };
+        if (res.status === 503 && (answer.error !== 'service_unavailable' || !res.headers.get('retry-after')))
+          result.malformed503 += 1;
         if (res.status === 200 && answer.id) result.acknowledged.push({ id: answer.id, email: body.email });
       } catch (err) {
         const cause = (err as { cause?: { code?: string; message?: string } }).cause;
