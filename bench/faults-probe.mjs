@@ -392,5 +392,5 @@ if (part === 'kill9' || part === 'all') out.kill9 = [await kill9(0), await kill9
 if (part === 'pgkill' || part === 'all') out.pgkill = await pgkill();
 if (part === 'fuzz' || part === 'all') out.fuzz = await fuzz();
 if (part === 'slow' || part === 'all') out.slow = await slow();
-console.log(JSON.stringify(out, null, 2));
+console.info(JSON.stringify(out, null, 2));
 process.exit(0);
