@@ -26,7 +26,7 @@ export type Database = {
   orm: MikroORM;
   /** Plain pg pool for the paths where SQL is the point: COPY streams, batched inserts, bulk deletes. */
   pool: pg.Pool;
-  /** A `select 1` answered within `withinMs` (never waits longer). */
+  /** The database answered a one-row read within `withinMs` (never waits longer). */
   isReady(withinMs?: number): Promise<boolean>;
   close(): Promise<void>;
 };
@@ -85,7 +85,12 @@ export async function openDatabase(options: {
         timer = setTimeout(() => resolve(false), withinMs);
       });
       const answered = pool
-        .query({ text: 'select 1', query_timeout: withinMs } as pg.QueryConfig)
+        // A table of the app's own, not just `select 1`: a session that outlived its database (a
+        // connection racing DROP DATABASE) still answers `select 1`, but cannot read a table.
+        .query({
+          text: 'select 1 from mikro_orm_migrations limit 1',
+          query_timeout: withinMs,
+        } as pg.QueryConfig)
         .then(() => true as const)
         .catch(() => false as const);
       try {
