@@ -230,11 +230,12 @@ describe('the landing page on a phone', () => {
     expect(cta && cta.y + cta.height).toBeLessThanOrEqual(844);
     expect(first && first.y + first.height).toBeLessThanOrEqual(844);
     const sizes = await page.evaluate(() =>
-      [
-        ...document.querySelectorAll<HTMLElement>(
+      Array.from(
+        document.querySelectorAll<HTMLElement>(
           'form input:not([type="hidden"]):not([type="checkbox"]), form select, .mantine-Checkbox-label span',
         ),
-      ].map((el) => Number.parseFloat(getComputedStyle(el).fontSize)),
+        (el) => Number.parseFloat(getComputedStyle(el).fontSize),
+      ),
     );
     expect(sizes.length).toBeGreaterThan(9);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(16);

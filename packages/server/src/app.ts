@@ -6,6 +6,7 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { ERROR_CODES, type ErrorCode } from '@uf/shared/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
+import { RETRY_AFTER_SECONDS } from './db/availability';
 import { type Database, migrate, openDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
 import { AppError, toErrorResponse } from './errors';
@@ -32,6 +33,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     metrics: Metrics;
+    /**
+     * Graceful stop, first step (ADR 056): from now on every new request is answered 503 (app format,
+     * Retry-After) and every answer carries `Connection: close`, so keep-alive connections end after
+     * their current answer. `close()` follows.
+     */
+    startDraining(): void;
+    readonly draining: boolean;
     /** Writes out log lines still queued (the log destination is asynchronous). */
     flushLogs(): void;
   }
@@ -46,24 +54,68 @@ const STATUS_TO_CODE: Record<number, ErrorCode> = {
 };
 
 const isAdminPath = (url: string) => url.startsWith('/api/admin/');
+const TRPC_PREFIX = '/api/trpc';
+/** The route the tRPC adapter registers (every method, one procedure per request). */
+const TRPC_ROUTE = `${TRPC_PREFIX}/:path`;
+
+/**
+ * Errors Node reports on a connection before a request reaches the app (ADR 056): a request whose body
+ * did not arrive within REQUEST_TIMEOUT_SECONDS (408), headers too large (431), a malformed request
+ * (400) — answered in the app's error format, then the connection is closed. Client mistakes: not logged
+ * above debug.
+ */
+function clientErrorHandler(
+  this: FastifyInstance,
+  err: Error & { code?: string },
+  socket: import('node:net').Socket,
+) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text, body] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [
+          408,
+          'Request Timeout',
+          { error: ERROR_CODES.requestTimeout, message: 'The request took too long to arrive.' },
+        ]
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [
+            431,
+            'Request Header Fields Too Large',
+            { error: ERROR_CODES.validation, message: 'The request headers are too large.' },
+          ]
+        : [400, 'Bad Request', { error: ERROR_CODES.validation, message: 'The request is malformed.' }];
+  this.log.debug({ err }, 'client error');
+  const json = JSON.stringify(body);
+  const inFlight = (socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(json)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${json}`,
+    );
+  }
+  socket.destroy();
+}
 
 export type BuildOptions = {
   /** Connection URL of the PostgreSQL to use (external, or the embedded one started by main). */
   databaseUrl: string;
   /** The embedded PostgreSQL when main started one: backups are then logical ones (no pg_dump needed). */
   embedded?: EmbeddedDatabase;
+  /** Where log lines go instead of standard output (tests that read the logs). */
+  logStream?: import('pino').DestinationStream;
 };
 
 const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /** Builds the whole app without listening. Tests call this with their own database. */
 export async function buildApp(config: AppConfig, options: BuildOptions): Promise<FastifyInstance> {
+  const requestTimeoutMs = config.requestTimeoutSeconds * 1000;
   const logDestination = config.logLevel === 'silent' ? undefined : createLogDestination();
   const app = Fastify({
     logger: logDestination
       ? {
           level: config.logLevel,
-          stream: logDestination,
+          stream: options.logStream ?? logDestination,
           redact: ['req.headers.cookie', 'req.headers.authorization'],
         }
       : false,
@@ -72,16 +124,53 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 5000 },
     genReqId: () => crypto.randomUUID(),
+    // Timeouts (issue 22, ADR 056): the whole request (headers and body) must arrive within
+    // REQUEST_TIMEOUT_SECONDS, else 408 and the connection is closed; headers within 60 s at most; idle
+    // keep-alive connections close after Fastify's 72 s. Node checks the connections every second.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs),
+    },
+    clientErrorHandler,
+    // Requests that arrive while closing get the app's own 503 (below), not Fastify's default body.
+    return503OnClosing: false,
   });
   // Registered first, so it runs last (onClose hooks run in reverse order): lines written while
   // closing are written out too.
   if (logDestination) app.addHook('onClose', async () => logDestination.flushSync());
   app.decorate('flushLogs', () => logDestination?.flushSync());
 
+  // Graceful stop (ADR 056): the first hook of every request, so a refused one costs nothing else.
+  let draining = false;
+  app.decorate('startDraining', () => {
+    draining = true;
+  });
+  Object.defineProperty(app, 'draining', { get: () => draining });
+  app.addHook('onRequest', (_req, reply, done) => {
+    if (!draining) return done();
+    reply.code(503).send({
+      error: ERROR_CODES.unavailable,
+      message: 'The server is restarting. Please try again in a moment.',
+    });
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    // Every 503 says when to come back; while draining, no connection is kept for another request.
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after'))
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   const db = await openDatabase({
     url: options.databaseUrl,
     poolMax: config.dbPoolMax,
     log: (message) => app.log.info(message),
+    timeouts: {
+      connectMs: config.dbConnectTimeoutSeconds * 1000,
+      statementMs: config.dbStatementTimeoutSeconds * 1000,
+    },
   });
   app.decorate('db', db);
   const metrics = createMetrics();
@@ -102,6 +191,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       return reply.code(status).send(body);
     }
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    const mapped = toErrorResponse(err);
+    if (mapped.status === 503) {
+      req.log.warn({ err }, 'database unavailable');
+      return reply.code(503).send(mapped.body);
+    }
     if (status >= 500) {
       req.log.error({ err }, 'unhandled error');
       return reply.code(500).send({
@@ -141,10 +235,26 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
 
   // Before every route: it collects them for /api/openapi.json.
   await app.register(openApiPlugin);
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  // /healthz: the process and what it runs (the embedded PostgreSQL) are alive — 503 while the embedded
+  // database is being restarted. /readyz: this instance can serve now — the database answered within 1 s,
+  // writes are not failing, the server is not stopping; it answers within ~1 s whatever happens (ADR 056).
+  app.get('/healthz', async (_req, reply) => {
+    const embedded = db.health.embeddedState;
+    if (embedded && embedded !== 'running') {
+      return reply.code(503).send({ status: 'unhealthy', database: `embedded PostgreSQL ${embedded}` });
+    }
+    return { status: 'ok' };
+  });
   app.get('/readyz', async (_req, reply) => {
-    const ready = await db.isReady();
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'database unavailable' });
+    const problem =
+      db.health.embeddedState && db.health.embeddedState !== 'running'
+        ? `embedded PostgreSQL ${db.health.embeddedState}`
+        : db.health.writesFailing
+          ? 'database writes failing'
+          : (await db.isReady(1_000))
+            ? undefined
+            : 'database unavailable';
+    return reply.code(problem ? 503 : 200).send({ status: problem ?? 'ready' });
   });
   await app.register(metricsEndpointPlugin, { token: config.metricsToken });
 
@@ -160,6 +270,29 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     operations,
   );
 
+  // Honest methods on tRPC paths too (issue 22): a query answers GET, a mutation POST; anything else
+  // (TRACE, OPTIONS, PUT…) 405 with Allow in the app's error format, before tRPC or the session run.
+  const procedureTypes = new Map(
+    Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>).map(
+      ([name, procedure]) => [name, procedure._def.type === 'mutation' ? 'POST' : 'GET'],
+    ),
+  );
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.routeOptions.url !== TRPC_ROUTE) return done();
+    // An unknown procedure is tRPC's 404, unless the method is one no procedure answers.
+    const allowed =
+      procedureTypes.get((req.params as { path?: string }).path ?? '') ??
+      (req.method === 'GET' || req.method === 'POST' ? undefined : 'GET, POST');
+    if (!allowed || req.method === allowed) return done();
+    reply
+      .code(405)
+      .header('allow', allowed)
+      .send({
+        error: ERROR_CODES.methodNotAllowed,
+        message: `${req.method} is not allowed here; use ${allowed}`,
+      });
+  });
+
   await app.register(async (withSession) => {
     await withSession.register(sessionPlugin, { config, pool: db.pool });
     await withSession.register(fastifyTRPCPlugin, {
@@ -167,8 +300,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       trpcOptions: {
         router: appRouter,
         createContext,
+        // One call per request (issue 22): a batch would carry many submissions around every
+        // per-request limit. The web app's links are httpLink (no batching).
+        allowBatching: false,
         onError: ({ error, req }: { error: { code: string }; req: { log: FastifyInstance['log'] } }) => {
           if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error }, 'tRPC procedure failed');
+          else if (error.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: error }, 'database unavailable');
         },
       },
     });

@@ -8,6 +8,13 @@ const boolFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: "must be 'true' or 'false'" })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const seconds = (min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -55,6 +62,16 @@ const envSchema = z.object({
     .default(120),
   COOKIE_SECURE: boolFlag.default(false),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  REQUEST_TIMEOUT_SECONDS: seconds(1, 3600).default(30),
+  DB_CONNECT_TIMEOUT_SECONDS: seconds(1, 600).default(5),
+  DB_STATEMENT_TIMEOUT_SECONDS: seconds(1, 3600).default(20),
+  SHUTDOWN_TIMEOUT_SECONDS: seconds(1, 600).default(10),
+  EMBEDDED_DB_RESTARTS: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0)
+    .max(100)
+    .default(5),
   METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   ANALYTICS_COUNTRY_HEADER: z
     .string()
@@ -93,6 +110,16 @@ export type AppConfig = {
   partnerRateLimitPerMinute: number;
   cookieSecure: boolean;
   dbPoolMax: number;
+  /** A request's whole body must arrive within this (else 408 and the connection closed). */
+  requestTimeoutSeconds: number;
+  /** Waiting for a pooled database connection (or a new one to connect): beyond it, 503. */
+  dbConnectTimeoutSeconds: number;
+  /** PostgreSQL statement_timeout of the app's connections (the client gives up 5 s later). */
+  dbStatementTimeoutSeconds: number;
+  /** On SIGTERM: how long requests in flight may take to finish before their connections are closed. */
+  shutdownTimeoutSeconds: number;
+  /** Restarts of a stopped embedded PostgreSQL before the server gives up and exits non-zero. */
+  embeddedDbRestarts: number;
   /** Bearer token that unlocks GET /metrics; undefined switches the endpoint off. */
   metricsToken: string | undefined;
   /** Header (lower case) a trusted proxy sets to the visitor's country, e.g. cf-ipcountry. */
@@ -144,6 +171,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     partnerRateLimitPerMinute: e.PARTNER_RATE_LIMIT_PER_MINUTE,
     cookieSecure: e.COOKIE_SECURE,
     dbPoolMax: e.DB_POOL_MAX,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
+    dbConnectTimeoutSeconds: e.DB_CONNECT_TIMEOUT_SECONDS,
+    dbStatementTimeoutSeconds: e.DB_STATEMENT_TIMEOUT_SECONDS,
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
+    embeddedDbRestarts: e.EMBEDDED_DB_RESTARTS,
     metricsToken: e.METRICS_TOKEN,
     analyticsCountryHeader: e.ANALYTICS_COUNTRY_HEADER,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,

@@ -9,6 +9,9 @@ import {
 } from '@uf/shared/errors';
 import { classifyLeadErrors, firstErrorPerField } from '@uf/shared/lead.schema';
 import { $ZodError } from 'zod/v4/core';
+import { isDatabaseUnavailable } from './db/availability';
+
+export const UNAVAILABLE_MESSAGE = 'The service is briefly unavailable. Please try again in a moment.';
 
 /** The one error type services throw. Transport layers map it once (tRPC formatter, REST adapter). */
 export class AppError extends Error {
@@ -66,6 +69,10 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
     // Any other client error tRPC raises (payload too large, unsupported media type…) is the client's.
     const code = TRPC_CODE_TO_ERROR[err.code] ?? ERROR_CODES.validation;
     if (status < 500) return { status, body: { error: code, message: err.message } };
+  }
+  // The database away (restarting, refused, timed out, no connection in time): 503, never 500 (ADR 056).
+  if (isDatabaseUnavailable(cause) || (err instanceof TRPCError && err.code === 'SERVICE_UNAVAILABLE')) {
+    return { status: 503, body: { error: ERROR_CODES.unavailable, message: UNAVAILABLE_MESSAGE } };
   }
   return {
     status: 500,

@@ -7,6 +7,9 @@ import { ensureInitialAdmin, type InitialAdmin } from './services/admin-user.ser
 
 // The server entry: the only place that listens and handles process signals.
 
+/** After SIGTERM, how long the listener stays open answering 503 before the server closes. */
+const DRAIN_GRACE_MS = 1_000;
+
 async function main() {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -51,30 +54,64 @@ async function main() {
     }),
   );
 
+  // Graceful stop (ADR 044, ADR 056). 1) Drain: every new request is answered 503 (app format,
+  // Retry-After) and every answer says `Connection: close`, so keep-alive connections end after their
+  // current answer; for a moment the listener stays open, so a request racing the signal on an idle
+  // keep-alive connection gets that 503 instead of a reset. 2) Close: stop listening, close connections
+  // still idle, let requests in flight finish — at most SHUTDOWN_TIMEOUT_SECONDS after the signal, then
+  // their connections are closed — flush the group commits, close the pools. 3) Stop the embedded
+  // PostgreSQL, exit.
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (reason: string, exitCode = 0) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-    const force = setTimeout(() => {
-      app.log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, 15_000);
-    force.unref();
-    // Closing reaps idle keep-alive connections once. A connection whose request was still running
-    // turns idle only after its response, and would otherwise hold the shutdown open until its
-    // keep-alive timeout: close such connections as soon as they are done.
+    app.log.info({ reason }, 'shutting down: refusing new requests, finishing in-flight ones');
+    const hardStop = setTimeout(
+      () => {
+        app.log.error('shutdown took too long; exiting');
+        app.flushLogs();
+        process.exit(1);
+      },
+      (config.shutdownTimeoutSeconds + 10) * 1000,
+    );
+    hardStop.unref();
+    app.startDraining();
+    await new Promise((r) => setTimeout(r, DRAIN_GRACE_MS));
     const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
     reaper.unref();
+    const bound = setTimeout(
+      () => {
+        app.log.warn('requests still running at the shutdown limit: closing their connections');
+        app.server.closeAllConnections();
+      },
+      Math.max(0, config.shutdownTimeoutSeconds * 1000 - DRAIN_GRACE_MS),
+    );
+    bound.unref();
     try {
       await app.close();
       await embedded?.close();
-      process.exit(0);
+      process.exit(exitCode);
     } catch (err) {
       app.log.error({ err }, 'error during shutdown');
+      app.flushLogs();
       process.exit(1);
     }
   };
+  // The embedded PostgreSQL's supervisor (ADR 056): its state is what /healthz and /readyz report; a
+  // server it cannot bring back ends this process non-zero, for a supervisor of ours to take over.
+  if (embedded) {
+    app.db.health.embeddedState = embedded.state;
+    embedded.onStateChange((state, detail) => {
+      app.db.health.embeddedState = state;
+      if (state === 'restarting') app.log.error({ embeddedDatabase: state }, detail);
+      else if (state === 'running')
+        app.log.warn({ embeddedDatabase: state }, `embedded PostgreSQL ${detail}`);
+      else {
+        app.log.fatal({ embeddedDatabase: state }, `embedded PostgreSQL failed: ${detail}; exiting`);
+        void shutdown('embedded PostgreSQL failed', 1);
+      }
+    });
+  }
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 

@@ -77,11 +77,11 @@ describe('admin sign-in', () => {
     }
   });
 
-  it('limits sign-in attempts per user name with 429 and Retry-After', async () => {
+  it('limits sign-in attempts per account and address with 429 and Retry-After', async () => {
     const target = { username: 'bob', password: 'wrong-password' };
     const codes: number[] = [];
     for (let i = 0; i < 11; i++) {
-      const res = await login(target, { 'x-forwarded-for': `10.0.0.${i}` });
+      const res = await login(target);
       codes.push(res.statusCode);
       if (res.statusCode === 429) {
         expect(res.headers['retry-after']).toMatch(/^\d+$/);

@@ -15,3 +15,9 @@ export const loginSchema = z.object({
     .check(z.minLength(1, LOGIN_MESSAGES.passwordRequired), z.maxLength(200, 'Password is too long')),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
+
+/**
+ * The one way user names are compared (sign-in, its limits, admin creation and look-ups): trimmed,
+ * Unicode-normalised and case-folded, so "Victim " and "victim" are one account everywhere (issue 22).
+ */
+export const usernameKey = (username: string) => username.trim().normalize('NFKC').toLowerCase();

@@ -14,6 +14,10 @@ export const ERROR_CODES = {
   /** Well-formed but cannot be processed as sent, e.g. an Idempotency-Key reused for another request. */
   unprocessable: 'unprocessable',
   internal: 'internal_error',
+  /** The request's body did not arrive in time (408; the connection is closed). */
+  requestTimeout: 'request_timeout',
+  /** The server cannot answer right now (database restarting or not answering, shutting down): 503 with Retry-After. */
+  unavailable: 'service_unavailable',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -30,6 +34,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   unprocessable: 422,
   internal_error: 500,
+  request_timeout: 408,
+  service_unavailable: 503,
 };
 
 export type FieldError = { field: string; message: string };

@@ -15,7 +15,7 @@ export async function startConfiguredDatabase(
   config: AppConfig,
 ): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
   if (config.databaseUrl) return { url: config.databaseUrl };
-  const embedded = await startEmbeddedDatabase(config.dataDir);
+  const embedded = await startEmbeddedDatabase(config.dataDir, { maxRestarts: config.embeddedDbRestarts });
   return { url: embedded.url, embedded };
 }
 

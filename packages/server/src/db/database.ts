@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { type DatabaseHealth, healthOf } from './availability';
 import { entities } from './entities/index';
 import { migrationsList } from './migrations/index';
 
@@ -8,11 +9,25 @@ import { migrationsList } from './migrations/index';
 const MIGRATION_LOCK_KEY = 727_274_001;
 export const INITIAL_ADMIN_LOCK_KEY = 727_274_002;
 
+/** Limits for the app's pools (ADR 056); the CLI's long-running commands (backup, restore) use none. */
+export type DatabaseTimeouts = {
+  /** Waiting for a pooled connection, or for a new one to connect: then 503. */
+  connectMs: number;
+  /** PostgreSQL's statement_timeout; the client gives up a little later (query_timeout: a silent server). */
+  statementMs: number;
+};
+
 export type Database = {
+  /** Connection URL (migrations open their own connections without the request timeouts). */
+  url: string;
+  timeouts: DatabaseTimeouts | undefined;
+  /** Whether writes have been failing, and the embedded PostgreSQL's state (/readyz, /healthz). */
+  health: DatabaseHealth;
   orm: MikroORM;
   /** Plain pg pool for the paths where SQL is the point: COPY streams, batched inserts, bulk deletes. */
   pool: pg.Pool;
-  isReady(): Promise<boolean>;
+  /** The database answered a one-row read within `withinMs` (never waits longer). */
+  isReady(withinMs?: number): Promise<boolean>;
   close(): Promise<void>;
 };
 
@@ -20,7 +35,19 @@ export async function openDatabase(options: {
   url: string;
   poolMax: number;
   log?: (message: string) => void;
+  timeouts?: DatabaseTimeouts;
 }): Promise<Database> {
+  const t = options.timeouts;
+  // pg options for both pools: connectionTimeoutMillis bounds the wait for a free pooled connection too.
+  const limits = t
+    ? {
+        connectionTimeoutMillis: t.connectMs,
+        statement_timeout: t.statementMs,
+        query_timeout: t.statementMs + 5_000,
+        // A dead peer (black-holed path) is found by keepalive probes, not only by query_timeout.
+        keepAlive: true,
+      }
+    : {};
   // The ORM and the raw pool share the connection budget (DB_POOL_MAX).
   const ormPoolMax = Math.max(2, Math.floor(options.poolMax / 2));
   const rawPoolMax = Math.max(2, options.poolMax - ormPoolMax);
@@ -30,6 +57,7 @@ export async function openDatabase(options: {
     extensions: [Migrator],
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
     pool: { min: 0, max: ormPoolMax },
+    driverOptions: limits,
     debug: false,
     colors: false,
     logger: options.log ?? (() => {}),
@@ -37,18 +65,38 @@ export async function openDatabase(options: {
     // Dates stay Date objects; timestamps are timestamptz in UTC.
     timezone: 'Z',
   });
-  const pool = new pg.Pool({ connectionString: options.url, max: rawPoolMax, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: rawPoolMax,
+    idleTimeoutMillis: 30_000,
+    ...limits,
+  });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return {
+    url: options.url,
+    timeouts: t,
+    health: healthOf(pool),
     orm,
     pool,
-    async isReady() {
+    async isReady(withinMs = 1_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), withinMs);
+      });
+      const answered = pool
+        // A table of the app's own, not just `select 1`: a session that outlived its database (a
+        // connection racing DROP DATABASE) still answers `select 1`, but cannot read a table.
+        .query({
+          text: 'select 1 from mikro_orm_migrations limit 1',
+          query_timeout: withinMs,
+        } as pg.QueryConfig)
+        .then(() => true as const)
+        .catch(() => false as const);
       try {
-        await pool.query('select 1');
-        return true;
-      } catch {
-        return false;
+        return await Promise.race([answered, late]);
+      } finally {
+        clearTimeout(timer);
       }
     },
     async close() {
@@ -76,7 +124,32 @@ export async function withAdvisoryLock<T>(db: Database, key: number, fn: () => P
   }
 }
 
-/** Apply pending migrations under an advisory lock, so concurrent replicas never race. */
+/**
+ * Apply pending migrations under an advisory lock, so concurrent replicas never race. A migration may
+ * run longer than a request's statement_timeout (an index on a big table): with timeouts, it runs on
+ * connections of its own that have none.
+ */
 export async function migrate(db: Database): Promise<void> {
-  await withAdvisoryLock(db, MIGRATION_LOCK_KEY, () => db.orm.migrator.up());
+  if (!db.timeouts) {
+    await withAdvisoryLock(db, MIGRATION_LOCK_KEY, () => db.orm.migrator.up());
+    return;
+  }
+  const own = await openDatabase({ url: db.url, poolMax: 4 });
+  try {
+    await migrate(own);
+  } finally {
+    await own.close();
+  }
+}
+
+/**
+ * Lifts the request timeouts from one checked-out connection, for a statement that legitimately runs
+ * long: a CSV export's COPY (paced by the client's download) or a logical backup. Release the client
+ * with `release(true)` afterwards, so the connection never goes back to the pool without its limits.
+ */
+export async function withoutTimeouts(client: pg.PoolClient): Promise<void> {
+  await client.query('set statement_timeout = 0');
+  (
+    client as unknown as { connectionParameters: { query_timeout?: number } }
+  ).connectionParameters.query_timeout = undefined;
 }

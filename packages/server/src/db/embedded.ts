@@ -25,13 +25,25 @@ import pg from 'pg';
 // random loopback port with a generated password. Every connection is a real PostgreSQL session, so
 // the app uses the same driver, pools, migrations and SQL as against any other PostgreSQL.
 
+/** The supervisor's view of the embedded PostgreSQL (issue 22, ADR 056). */
+export type EmbeddedState = 'running' | 'restarting' | 'failed';
+
 export type EmbeddedDatabase = {
   /** Connection URL of the app's database in the embedded cluster. */
   url: string;
   /** Connection URL of the cluster's maintenance database (to create or drop other databases). */
   adminUrl: string;
+  readonly state: EmbeddedState;
+  /**
+   * Called on every change: the server stopped unexpectedly ('restarting', with why), came back
+   * ('running'), or could not be restarted ('failed': the app should exit non-zero).
+   */
+  onStateChange(listener: (state: EmbeddedState, detail: string) => void): void;
   close(): Promise<void>;
 };
+
+/** Waits before each restart attempt of a stopped embedded PostgreSQL: 0.5 s, 1 s, 2 s, 4 s, 8 s… */
+const restartDelayMs = (attempt: number) => Math.min(8_000, 500 * 2 ** (attempt - 1));
 
 const DATABASE = 'unclaimed_funds';
 const SUPERUSER = 'postgres';
@@ -225,8 +237,8 @@ async function stopOrphan(clusterDir: string) {
   if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 60_000;
+async function waitUntilReady(url: string, child: ChildProcess, output: () => string, withinMs = 60_000) {
+  const deadline = Date.now() + withinMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`The embedded PostgreSQL stopped while starting:\n${output().trim()}`);
@@ -300,7 +312,7 @@ async function initCluster(binaries: Binaries, clusterDir: string, password: str
  */
 export async function startEmbeddedDatabase(
   dataDir: string,
-  options: { log?: (line: string) => void } = {},
+  options: { log?: (line: string) => void; maxRestarts?: number } = {},
 ): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   mkdirSync(root, { recursive: true });
@@ -340,31 +352,34 @@ export async function startEmbeddedDatabase(
     const port = await freePort();
     const logStream = createWriteStream(path.join(root, 'postgres.log'), { flags: 'a', mode: 0o600 });
     let recent = '';
-    child = spawnPostgresTool(
-      binaries.postgres,
-      [
-        '-D',
-        clusterDir,
-        '-p',
-        String(port),
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'unix_socket_directories=',
-        '-c',
-        'logging_collector=off',
-      ],
-      runAs,
-    );
-    const onOutput = (d: Buffer) => {
-      logStream.write(d);
-      recent = (recent + d.toString()).slice(-4000);
+    const spawnServer = () => {
+      const started = spawnPostgresTool(
+        binaries.postgres,
+        [
+          '-D',
+          clusterDir,
+          '-p',
+          String(port),
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          'unix_socket_directories=',
+          '-c',
+          'logging_collector=off',
+        ],
+        runAs,
+      );
+      const onOutput = (d: Buffer) => {
+        logStream.write(d);
+        recent = (recent + d.toString()).slice(-4000);
+      };
+      started.stdout?.on('data', onOutput);
+      started.stderr?.on('data', onOutput);
+      started.on('error', () => {});
+      return started;
     };
-    child.stdout?.on('data', onOutput);
-    child.stderr?.on('data', onOutput);
-    child.once('exit', () => logStream.end());
+    child = spawnServer();
     process.once('exit', stopChild);
-
     const credentials = `${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
     const adminUrl = `postgresql://${credentials}/postgres?sslmode=disable`;
     const url = `postgresql://${credentials}/${DATABASE}?sslmode=disable`;
@@ -379,22 +394,75 @@ export async function startEmbeddedDatabase(
     }
     options.log?.(`embedded PostgreSQL on 127.0.0.1:${port}, data in ${clusterDir}`);
 
-    const running = child;
+    // The supervisor (issue 22): an exit nobody asked for is noticed at once, reported, and answered by
+    // restarts on the same port (the pools keep their URL) with backoff; after `maxRestarts` failed
+    // attempts the state is 'failed' and the app exits so that a supervisor of its own takes over.
+    const maxRestarts = options.maxRestarts ?? 5;
+    let state: EmbeddedState = 'running';
+    let stopping = false;
+    const listeners: ((state: EmbeddedState, detail: string) => void)[] = [];
+    const setState = (next: EmbeddedState, detail: string) => {
+      state = next;
+      for (const listener of listeners) listener(next, detail);
+    };
+    const restart = async (why: string) => {
+      setState('restarting', why);
+      let lastError = why;
+      for (let attempt = 1; attempt <= maxRestarts; attempt++) {
+        await new Promise((r) => setTimeout(r, restartDelayMs(attempt)));
+        if (stopping) return;
+        const next = spawnServer();
+        child = next;
+        try {
+          await waitUntilReady(adminUrl, next, () => recent, 30_000);
+          if (stopping) return;
+          watch(next);
+          setState('running', `restarted (attempt ${attempt} of ${maxRestarts})`);
+          return;
+        } catch (err) {
+          lastError = (err as Error).message;
+          next.kill('SIGKILL');
+          await waitForExit(next, 5_000);
+        }
+      }
+      setState('failed', `could not restart it ${maxRestarts} times: ${lastError}`);
+    };
+    const watch = (watched: ChildProcess) => {
+      watched.once('exit', (code, signal) => {
+        if (stopping || watched !== child) return;
+        void restart(
+          `the embedded PostgreSQL stopped unexpectedly (${signal ?? `exit code ${code}`}): ${recent.trim().split('\n').slice(-3).join(' | ')}`,
+        );
+      });
+    };
+    watch(child);
+
     return {
       url,
       adminUrl,
+      get state() {
+        return state;
+      },
+      onStateChange(listener) {
+        listeners.push(listener);
+      },
       async close() {
+        stopping = true;
         process.removeListener('exit', stopChild);
-        // Smart shutdown first: sessions that are closing (a pool ending) finish cleanly instead of being
-        // terminated under their client; then fast shutdown, then kill.
-        running.kill('SIGTERM');
-        if (!(await waitForExit(running, 5_000))) {
-          running.kill('SIGINT');
-          if (!(await waitForExit(running, 25_000))) {
-            running.kill('SIGKILL');
-            await waitForExit(running, 5_000);
+        const running = child;
+        if (running && running.exitCode === null && running.signalCode === null) {
+          // Smart shutdown first: sessions that are closing (a pool ending) finish cleanly instead of
+          // being terminated under their client; then fast shutdown, then kill.
+          running.kill('SIGTERM');
+          if (!(await waitForExit(running, 5_000))) {
+            running.kill('SIGINT');
+            if (!(await waitForExit(running, 25_000))) {
+              running.kill('SIGKILL');
+              await waitForExit(running, 5_000);
+            }
           }
         }
+        logStream.end();
         releaseLock();
       },
     };

@@ -3,6 +3,7 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
+import { isAdminScope } from './origin-check';
 
 // Security headers on every response (issue 13, ADR 052), with helmet:
 // - A Content-Security-Policy: scripts only from this site (every script of the built app is a file;
@@ -94,8 +95,10 @@ export const securityHeadersPlugin = fp(
       reply.headers(headers);
       if (req.protocol === 'https')
         reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-      // Lead data never sits in a cache: the one place that says so for every admin answer and export.
-      if (req.url.startsWith('/api/admin/')) reply.header('cache-control', 'no-store');
+      // Lead data never sits in a cache: the one place that says so for every admin answer (REST rows,
+      // exports, tRPC's admin procedures, and their error answers), decided from the route matched — or,
+      // for a path no route matched, from the normalised path — never from the raw URL (issue 22).
+      if (isAdminScope(req)) reply.header('cache-control', 'no-store');
       done();
     });
 

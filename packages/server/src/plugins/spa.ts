@@ -10,6 +10,7 @@ import { PAGE_DATE_TOKENS, type PageDates, pageDates } from '@uf/shared/page-dat
 import { isPagePath } from '@uf/shared/pages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { normalisedPath } from './origin-check';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -176,8 +177,16 @@ export const spaPlugin = fp(
         preHandler: app.rateLimit ? app.rateLimit({ max: 300, timeWindow: '1 minute' }) : undefined,
       },
       (req, reply) => {
-        const pathname = req.url.split('?')[0] ?? '/';
-        const isApi = pathname === '/api' || pathname.startsWith('/api/');
+        // The path as the router decoded it (for Allow), and normalised (is it an API path at all?).
+        const raw = req.url.split('?')[0] ?? '/';
+        let pathname = raw;
+        try {
+          pathname = decodeURIComponent(raw);
+        } catch {
+          // malformed escape: keep it raw
+        }
+        const scope = normalisedPath(req);
+        const isApi = scope === '/api' || scope.startsWith('/api/');
         if (isApi) {
           const allowed = app.allowedMethods(pathname);
           if (allowed.length > 0) {

@@ -22,6 +22,8 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   conflict: 'Duplicate lead',
   unprocessable: 'Idempotency-Key reused',
   internal_error: 'Internal error',
+  request_timeout: 'Request timeout',
+  service_unavailable: 'Service unavailable',
 };
 
 export type ProblemField = { field: string; message: string; pointer: string };
@@ -70,7 +72,9 @@ export function toProblem(err: unknown, instance?: string): { status: number; bo
 const STATUS_CODE: Record<number, ErrorCode> = {
   401: ERROR_CODES.unauthorized,
   404: ERROR_CODES.notFound,
+  408: ERROR_CODES.requestTimeout,
   429: ERROR_CODES.rateLimited,
+  503: ERROR_CODES.unavailable,
 };
 
 /** Errors Fastify raises before the handler (unparsable JSON, wrong content type, body too large). */
@@ -93,7 +97,8 @@ export function replyWithProblem(req: FastifyRequest, reply: FastifyReply, err: 
   } else {
     result = toProblem(err, req.url);
   }
-  if (result.status >= 500) req.log.error({ err }, 'request failed');
+  if (result.status === 503) req.log.warn({ err }, 'database unavailable');
+  else if (result.status >= 500) req.log.error({ err }, 'request failed');
   return reply.code(result.status).type(PROBLEM_CONTENT_TYPE).send(result.body);
 }
 

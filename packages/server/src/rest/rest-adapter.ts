@@ -50,6 +50,7 @@ export function registerRestRoutes(
 /** The one error mapping of the REST surface (table rows and the streamed routes alike). */
 export function replyWithError(req: FastifyRequest, reply: FastifyReply, err: unknown) {
   const { status, body } = toErrorResponse(err);
-  if (status >= 500) req.log.error({ err }, 'request failed');
+  if (status === 503) req.log.warn({ err }, 'database unavailable');
+  else if (status >= 500) req.log.error({ err }, 'request failed');
   return reply.code(status).send(body);
 }

@@ -1,32 +1,56 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { usernameKey } from '@uf/shared/admin.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { AppError } from '../errors';
 import { authenticate } from './admin-user.service';
 import { recordAudit } from './audit.service';
-import { hitRateLimit, resetRateLimit } from './rate-limit.service';
+import { countRateLimit, hitRateLimit, resetRateLimit } from './rate-limit.service';
 
+/**
+ * Sign-in limits (issue 22, ADR 056) that a stranger cannot turn against an admin:
+ * - per client address: every attempt counts, 429 beyond `perClient` in the window;
+ * - per (account, address): every attempt counts, 429 beyond `perAccountAndClient` — an attacker hammering
+ *   one account from one address is stopped there;
+ * - per account, across addresses: only failures count, and they only slow sign-in down (an exponential
+ *   delay before the password check, capped), never refuse it — so the right password from an address
+ *   that has not failed always gets in.
+ */
 export const LOGIN_LIMITS = {
   windowSeconds: 15 * 60,
   perClient: 30,
-  perUsername: 10,
+  perAccountAndClient: 10,
+  /** Account-wide failures before each attempt on the account is delayed. */
+  accountFailuresBeforeDelay: 10,
+  delayBaseMs: 250,
+  delayMaxMs: 4_000,
 };
 
-/** Sign-in: rate-limited per client and per user name, session id regenerated on success. */
+/** The slow-down of an attempt on an account that has failed `failures` times in the window. */
+export function accountDelayMs(failures: number): number {
+  const over = failures - LOGIN_LIMITS.accountFailuresBeforeDelay;
+  if (over < 0) return 0;
+  return Math.min(LOGIN_LIMITS.delayMaxMs, LOGIN_LIMITS.delayBaseMs * 2 ** Math.min(over, 10));
+}
+
+/** Sign-in: limited per address and per (account, address), slowed per account; session id regenerated. */
 export async function signIn(
   deps: { em: EntityManager; pool: Pool; req: FastifyRequest; reply: FastifyReply },
   input: { username: string; password: string },
 ) {
-  const usernameKey = `login:user:${input.username.trim().toLowerCase()}`;
-  const [byClient, byUser] = await Promise.all([
-    hitRateLimit(deps.pool, `login:ip:${deps.req.ip}`, LOGIN_LIMITS.perClient, LOGIN_LIMITS.windowSeconds),
-    hitRateLimit(deps.pool, usernameKey, LOGIN_LIMITS.perUsername, LOGIN_LIMITS.windowSeconds),
+  const name = usernameKey(input.username);
+  const { windowSeconds } = LOGIN_LIMITS;
+  const pairKey = `login:user-ip:${name}:${deps.req.ip}`;
+  const accountKey = `login:user:${name}`;
+  const [byClient, byPair] = await Promise.all([
+    hitRateLimit(deps.pool, `login:ip:${deps.req.ip}`, LOGIN_LIMITS.perClient, windowSeconds),
+    hitRateLimit(deps.pool, pairKey, LOGIN_LIMITS.perAccountAndClient, windowSeconds),
   ]);
-  if (!byClient.allowed || !byUser.allowed) {
+  if (!byClient.allowed || !byPair.allowed) {
     const wait = Math.max(
       byClient.allowed ? 0 : byClient.retryAfterSeconds,
-      byUser.allowed ? 0 : byUser.retryAfterSeconds,
+      byPair.allowed ? 0 : byPair.retryAfterSeconds,
     );
     deps.reply.header('retry-after', String(wait));
     throw new AppError(
@@ -34,10 +58,14 @@ export async function signIn(
       `Too many sign-in attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`,
     );
   }
+  const delay = accountDelayMs(await countRateLimit(deps.pool, accountKey, windowSeconds));
+  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   let admin: { id: string; username: string };
   try {
     admin = await authenticate(deps.em, input.username, input.password);
   } catch (err) {
+    // Only failures count account-wide (they slow the next attempts, ever so little at first).
+    await hitRateLimit(deps.pool, accountKey, Number.MAX_SAFE_INTEGER, windowSeconds);
     await recordAudit(deps.pool, {
       actor: input.username.trim().slice(0, 100),
       action: 'admin.sign_in_failed',
@@ -45,7 +73,7 @@ export async function signIn(
     });
     throw err;
   }
-  await resetRateLimit(deps.pool, usernameKey);
+  await resetRateLimit(deps.pool, pairKey);
   await recordAudit(deps.pool, { actor: admin.username, action: 'admin.sign_in', ipAddress: deps.req.ip });
   // A new session id at sign-in: a session id planted before sign-in is worthless afterwards.
   await deps.req.session.regenerate();

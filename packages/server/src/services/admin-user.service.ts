@@ -1,4 +1,5 @@
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { usernameKey } from '@uf/shared/admin.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { AdminUser } from '../db/entities/admin-user.entity';
@@ -13,12 +14,14 @@ function checkPassword(password: string) {
   }
 }
 
+/** By name as usernameKey() compares it: trimmed, normalised, any case (ILIKE without wildcards). */
 async function findByUsername(em: EntityManager, username: string) {
-  return em.findOne(AdminUser, { username: { $ilike: username.replace(/[\\%_]/g, '\\$&') } });
+  const key = usernameKey(username);
+  return em.findOne(AdminUser, { username: { $ilike: key.replace(/[\\%_]/g, '\\$&') } });
 }
 
 export async function createAdmin(em: EntityManager, username: string, password: string) {
-  const name = username.trim();
+  const name = username.trim().normalize('NFKC');
   if (!name) throw new AppError(ERROR_CODES.validation, LOGIN_MESSAGES.usernameRequired);
   checkPassword(password);
   if (await findByUsername(em, name)) {
@@ -36,7 +39,7 @@ export async function createAdmin(em: EntityManager, username: string, password:
 
 export async function resetAdminPassword(em: EntityManager, username: string, password: string) {
   checkPassword(password);
-  const user = await findByUsername(em, username.trim());
+  const user = await findByUsername(em, username);
   if (!user) throw new AppError(ERROR_CODES.notFound, `No admin named '${username}'`);
   user.passwordHash = await hashPassword(password);
   await em.flush();
@@ -50,7 +53,7 @@ export async function listAdmins(em: EntityManager) {
 
 /** Same answer and about the same time whether the user is unknown or the password wrong. */
 export async function authenticate(em: EntityManager, username: string, password: string) {
-  const user = await findByUsername(em, username.trim());
+  const user = await findByUsername(em, username);
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) throw new AppError(ERROR_CODES.unauthorized, LOGIN_MESSAGES.invalidCredentials);
   return { id: user.id, username: user.username };

@@ -245,6 +245,7 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
   });
 
   const committer = databaseCommitter<EventRow>({
+    pool,
     write: async (rows) => {
       await writeEventBatch(pool, rows, timeZone);
       stored.inc(rows.length);

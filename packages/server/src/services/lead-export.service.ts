@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { exportFileName } from '@uf/shared/admin-leads';
 import type { Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { withoutTimeouts } from '../db/database';
 import { csvSelectSql, type LeadTable, literalBinder, whereSql } from './admin-lead-tables';
 import type { Actor, Filters } from './admin-leads.service';
 import { recordAudit } from './audit.service';
@@ -33,6 +34,13 @@ export async function exportLeadsCsv(
 ): Promise<CsvExport> {
   const { date } = dateAndTimeIn(options.now ?? new Date(), options.timeZone);
   const client = await pool.connect();
+  try {
+    // COPY streams at the pace of the download: no statement_timeout (ADR 056).
+    await withoutTimeouts(client);
+  } catch (err) {
+    client.release(true);
+    throw err;
+  }
   const copy = client.query(copyTo(exportSql(table, options.filters, options.timeZone)));
   const out = new PassThrough();
   out.write(UTF8_BOM);
@@ -42,8 +50,9 @@ export async function exportLeadsCsv(
       () => false,
     )
     .then(async (completed) => {
-      // A COPY cut short (client went away) leaves the connection mid-protocol: discard it.
-      client.release(completed ? undefined : true);
+      // Discarded, not pooled: a COPY cut short (client went away) leaves the connection mid-protocol,
+      // and a finished one has no timeouts any more.
+      client.release(true);
       // The audit entry is written before the download completes: no finished export goes unrecorded.
       await recordAudit(pool, {
         actor: options.actor.username,

@@ -33,6 +33,12 @@ export type SubmissionMeta = {
   host: string | undefined;
   /** Derived from the IP the way analytics derives it; null when unknown. */
   country: string | null;
+  /**
+   * What identifies the visitor to a retry of this submission (issue 22): the lead-owner cookie it
+   * already holds, and the Idempotency-Key its browser sent. Either one, with the same e-mail within
+   * 24 hours, gets the original lead's id instead of 409.
+   */
+  retry?: { ownerToken?: string; idempotencyKey?: string };
   now?: Date;
 };
 
@@ -52,6 +58,7 @@ type LeadRow = {
   emailHash: string;
   phoneHash: string;
   ownerTokenHash: string;
+  retryKeyHash: string | null;
   channel: string;
   source: string;
   attribution: string | null;
@@ -83,6 +90,7 @@ const LEAD_INPUT = batchInput<LeadRow>([
   ['phone_hash', 'text', (r) => r.phoneHash],
   ['gpc', 'boolean', (r) => r.meta.gpc],
   ['owner_token_hash', 'text', (r) => r.ownerTokenHash],
+  ['retry_key_hash', 'text', (r) => r.retryKeyHash],
   ['channel', 'text', (r) => r.channel],
   ['source', 'text', (r) => r.source],
   ['medium', 'text', (r) => r.meta.attribution.utm_medium ?? null],
@@ -109,11 +117,13 @@ const SUBMIT_SQL = `
     insert into website_lead (id, first_name, last_name, email, phone, street_address, zip_code, state,
       birth_month, birth_day, birth_year, consent_given, opt_in_date, opt_in_time, certification_id,
       lead_source, tcpa_compliant, ip_address, user_agent, trusted_form_url, opted_out_at, do_not_sell,
-      owner_token_hash, channel, source, medium, campaign, attribution, country, created_at, updated_at)
+      owner_token_hash, retry_key_hash, channel, source, medium, campaign, attribution, country, created_at,
+      updated_at)
     select id, first_name, last_name, email, phone, street_address, zip_code, state, birth_month, birth_day,
       birth_year, consent_given, opt_in_date, opt_in_time, receipt_id::text, 'website', tcpa_compliant,
       ip_address, user_agent, trusted_form_url, suppressed_since_locked(lock_key, email_hash, phone_hash), gpc,
-      owner_token_hash, channel, source, medium, campaign, attribution::jsonb, country, created_at, created_at
+      owner_token_hash, retry_key_hash, channel, source, medium, campaign, attribution::jsonb, country,
+      created_at, created_at
     from input order by lock_key
     returning id
   )
@@ -142,6 +152,7 @@ async function writeLeads(pool: Pool, rows: LeadRow[]): Promise<void> {
  */
 export function createLeadSubmitter(pool: Pool) {
   const committer = databaseCommitter<LeadRow>({
+    pool,
     write: (rows) => writeLeads(pool, rows),
     rowRejected: (err) =>
       isUniqueViolation(err, 'website_lead_email_unique')
@@ -181,11 +192,21 @@ export function createLeadSubmitter(pool: Pool) {
         emailHash: hashes.email,
         phoneHash: hashes.phone,
         ownerTokenHash: hashToken(ownerToken),
+        retryKeyHash: meta.retry?.idempotencyKey ? hashToken(meta.retry.idempotencyKey) : null,
         channel: visit.channel,
         source: visit.source,
         attribution: hasAttribution(meta.attribution) ? JSON.stringify(meta.attribution) : null,
       };
-      await committer.push(row);
+      try {
+        await committer.push(row);
+      } catch (err) {
+        const original =
+          err instanceof AppError && err.code === ERROR_CODES.duplicateEmail && meta.retry
+            ? await findRetried(pool, input.email, meta.retry)
+            : undefined;
+        if (!original) throw err;
+        return original;
+      }
       return { id: row.id, ownerToken };
     },
     /** Stops taking submissions and writes every queued one (graceful shutdown). */
@@ -194,6 +215,40 @@ export function createLeadSubmitter(pool: Pool) {
 }
 
 export type LeadSubmitter = ReturnType<typeof createLeadSubmitter>;
+
+/** How long a retry of a submission is answered with the original lead (the owner cookie lives as long). */
+export const RETRY_WINDOW_HOURS = 24;
+
+/**
+ * The lead a retried submission already stored: same e-mail, within the window, and the same visitor —
+ * it holds the lead's owner cookie, or sent the same Idempotency-Key. Found by its key only, the lead gets
+ * a new owner token (the one in the lost answer never arrived), so this browser can still name the
+ * beneficiary. Anyone else with that e-mail still gets 409 duplicate_email.
+ */
+async function findRetried(
+  pool: Pool,
+  email: string,
+  retry: NonNullable<SubmissionMeta['retry']>,
+): Promise<{ id: string; ownerToken: string } | undefined> {
+  const ownerHash = retry.ownerToken ? hashToken(retry.ownerToken) : null;
+  const keyHash = retry.idempotencyKey ? hashToken(retry.idempotencyKey) : null;
+  const { rows } = await pool.query<{ id: string; owner_token_hash: string | null }>(
+    `select id, owner_token_hash from website_lead
+     where lower(email) = lower($1) and created_at > now() - make_interval(hours => $4)
+       and (owner_token_hash = $2 or retry_key_hash = $3)`,
+    [email, ownerHash, keyHash, RETRY_WINDOW_HOURS],
+  );
+  const lead = rows[0];
+  if (!lead) return undefined;
+  if (retry.ownerToken && lead.owner_token_hash === ownerHash)
+    return { id: lead.id, ownerToken: retry.ownerToken };
+  const ownerToken = randomBytes(32).toString('base64url');
+  await pool.query('update website_lead set owner_token_hash = $2 where id = $1', [
+    lead.id,
+    hashToken(ownerToken),
+  ]);
+  return { id: lead.id, ownerToken };
+}
 
 /** What the public flow may read back: the id and the derived state, nothing personal. */
 export async function getPublicLead(em: EntityManager, id: string) {

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import pg, { type Pool, type PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { withoutTimeouts } from '../db/database';
 
 // The embedded database's backup format (ADR 050): the data of every table, taken in one snapshot with
 // COPY, as a gzipped script of `COPY … FROM stdin` blocks and sequence positions. The schema is not in
@@ -75,6 +76,8 @@ export async function writeLogicalBackup(pool: Pool, out: Writable, now = new Da
   const done = pipeline(gzip, out);
   const client = await pool.connect();
   try {
+    // A backup of a big database runs longer than a request's statement_timeout.
+    await withoutTimeouts(client);
     // One snapshot for every table: the backup is consistent while the site keeps writing.
     await client.query('begin isolation level repeatable read read only');
     const { rows: migrations } = await client.query<{ name: string }>(
@@ -114,7 +117,7 @@ export async function writeLogicalBackup(pool: Pool, out: Writable, now = new Da
     gzip.destroy(err as Error);
     throw err;
   } finally {
-    client.release();
+    client.release(true);
   }
   await done;
 }

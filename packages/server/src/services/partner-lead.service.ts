@@ -114,6 +114,7 @@ async function writePartnerLeads(pool: Pool, rows: PartnerRow[]): Promise<void> 
  */
 export function createPartnerLeadWriter(pool: Pool) {
   const committer = databaseCommitter<PartnerRow>({
+    pool,
     write: (rows) => writePartnerLeads(pool, rows),
     busyMessage: 'Too many leads right now. Please try again.',
     maxBatch: 100,

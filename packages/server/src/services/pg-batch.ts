@@ -1,4 +1,6 @@
 import { ERROR_CODES } from '@uf/shared/errors';
+import type { Pool } from 'pg';
+import { healthOf } from '../db/availability';
 import { AppError } from '../errors';
 import { type GroupCommitOptions, GroupCommitter } from './group-commit';
 
@@ -40,17 +42,29 @@ export function databaseCommitter<T>(
   options: Omit<GroupCommitOptions<T>, 'isRowError' | 'isTransient' | 'unavailable' | 'rowRejected'> & {
     rowRejected?: GroupCommitOptions<T>['rowRejected'];
     busyMessage: string;
+    /** The pool written to: its health record learns whether writes succeed (/readyz, ADR 056). */
+    pool: Pool;
   },
 ): GroupCommitter<T> {
-  const { busyMessage, rowRejected = (err) => err as Error, ...rest } = options;
+  const { busyMessage, rowRejected = (err) => err as Error, pool, write, ...rest } = options;
+  const health = healthOf(pool);
   return new GroupCommitter<T>({
     ...rest,
+    write: async (batch) => {
+      try {
+        await write(batch);
+        health.recordWrite(true);
+      } catch (err) {
+        health.recordWrite(false, err);
+        throw err;
+      }
+    },
     isRowError,
     isTransient,
     rowRejected,
     unavailable: (reason) =>
       reason === 'closed'
-        ? new AppError(ERROR_CODES.internal, 'The server is shutting down')
+        ? new AppError(ERROR_CODES.unavailable, 'The server is restarting. Please try again in a moment.')
         : new AppError(ERROR_CODES.rateLimited, busyMessage),
   });
 }

@@ -66,6 +66,15 @@ async function countHits(
   keys.delete(slot);
 }
 
+/** The hits counted on `key` in its current window, without adding one. */
+export async function countRateLimit(pool: Pool, key: string, windowSeconds: number): Promise<number> {
+  const { rows } = await pool.query<{ count: number }>(
+    'select count from rate_limit_bucket where key = $1 and window_start > now() - make_interval(secs => $2)',
+    [key, windowSeconds],
+  );
+  return rows[0]?.count ?? 0;
+}
+
 export async function resetRateLimit(pool: Pool, key: string): Promise<void> {
   await pool.query('delete from rate_limit_bucket where key = $1', [key]);
 }

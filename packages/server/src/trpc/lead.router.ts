@@ -6,6 +6,15 @@ import { mutationOf, operation, publicProcedure, router } from './trpc';
 
 export const LEAD_OWNER_COOKIE = 'lead_owner';
 
+/** The submission's Idempotency-Key header (as on the partner API), when it is a sensible token. */
+function idempotencyKeyOf(req: {
+  headers: Record<string, string | string[] | undefined>;
+}): string | undefined {
+  const value = req.headers['idempotency-key'];
+  const key = Array.isArray(value) ? value[0] : value;
+  return key && /^[\x21-\x7e]{8,200}$/.test(key) ? key : undefined;
+}
+
 /** POST /api/submit-search (its schema names the support address in its messages). */
 export function submitLeadOperation(supportEmail: string) {
   return operation(withConsentEvidence(createLeadSubmissionSchema(supportEmail)), async (ctx, input) => {
@@ -25,6 +34,10 @@ export function submitLeadOperation(supportEmail: string) {
       attribution: input.attribution,
       host: ctx.req.host,
       country,
+      retry: {
+        ownerToken: ctx.req.cookies[LEAD_OWNER_COOKIE],
+        idempotencyKey: idempotencyKeyOf(ctx.req),
+      },
     });
     ctx.reply.setCookie(LEAD_OWNER_COOKIE, ownerToken, {
       httpOnly: true,

@@ -1,7 +1,8 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { ErrorCode } from '@uf/shared/errors';
 import { type $ZodType, type output, parse } from 'zod/v4/core';
-import { AppError, toErrorResponse } from '../errors';
+import { isDatabaseUnavailable } from '../db/availability';
+import { AppError, toErrorResponse, UNAVAILABLE_MESSAGE } from '../errors';
 import { requireAdmin } from '../plugins/admin-guard';
 import { assertSafeInput } from '../plugins/input-guard';
 import type { Context } from './context';
@@ -30,6 +31,8 @@ const TRPC_CODE: Record<ErrorCode, TRPCError['code']> = {
   unauthorized: 'UNAUTHORIZED',
   rate_limited: 'TOO_MANY_REQUESTS',
   internal_error: 'INTERNAL_SERVER_ERROR',
+  request_timeout: 'TIMEOUT',
+  service_unavailable: 'SERVICE_UNAVAILABLE',
 };
 
 /** Services throw AppError; give tRPC the matching code so its HTTP status agrees with REST. */
@@ -38,6 +41,14 @@ const appErrors = t.middleware(async ({ next }) => {
   if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
     throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
+  }
+  // The database away: 503 (with Retry-After, set for every 503 in app.ts), not a logged 500.
+  if (!result.ok && isDatabaseUnavailable(result.error.cause ?? result.error)) {
+    throw new TRPCError({
+      code: 'SERVICE_UNAVAILABLE',
+      message: UNAVAILABLE_MESSAGE,
+      cause: result.error.cause,
+    });
   }
   return result;
 });

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationsList } from '../../src/db/migrations/index';
 import { LOGIN_LIMITS } from '../../src/services/admin-auth.service';
+import { waitFor } from '../support/raw-http';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-db';
 
@@ -73,7 +74,7 @@ describe('two app processes on one database', () => {
 
   it('a sign-in limit counted on one process is enforced by the other', async () => {
     const wrong = { username: `nobody-${Date.now()}`, password: 'not-the-password' };
-    for (let i = 0; i < LOGIN_LIMITS.perUsername; i++) {
+    for (let i = 0; i < LOGIN_LIMITS.perAccountAndClient; i++) {
       expect((await login(i % 2 === 0 ? a : b, wrong)).status).toBe(401);
     }
     for (const server of [a, b]) {
@@ -102,7 +103,25 @@ describe('two app processes on one database', () => {
     const exitCode = a.stop('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
 
-    await expect(fetch(`${a.url}/healthz`)).rejects.toThrow();
+    // Draining (ADR 056): a new request is refused with the app's 503 and Retry-After, then the listener
+    // closes and new connections are refused.
+    const during = await fetch(`${a.url}/healthz`).then(
+      async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() }),
+      () => 'refused' as const,
+    );
+    if (during !== 'refused') {
+      expect(during).toMatchObject({ status: 503, body: { error: 'service_unavailable' } });
+      expect(during.retryAfter).toMatch(/^\d+$/);
+    }
+    await waitFor(
+      () =>
+        fetch(`${a.url}/healthz`).then(
+          () => false,
+          () => true,
+        ),
+      10_000,
+      'the listener to close',
+    );
     expect(a.child.exitCode).toBeNull();
 
     // Like a browser, the client keeps its connection open after the answer: the server must close

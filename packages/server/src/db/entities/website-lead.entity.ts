@@ -33,6 +33,8 @@ export const WebsiteLead = defineEntity({
     /** The browser sent Global Privacy Control (Sec-GPC: 1) at submit: do not sell or share. */
     doNotSell: p.boolean().default(false),
     ownerTokenHash: p.text().nullable().hidden(),
+    /** Hash of the Idempotency-Key sent with the submission: a retry of it gets this lead's id (issue 22). */
+    retryKeyHash: p.text().nullable().hidden(),
     // Where the visit came from (issue 15): derived channel, reported source, utm_medium, utm_campaign,
     // everything captured, and the visitor's country from the IP.
     channel: p.text().nullable(),

@@ -10,6 +10,7 @@ import { Migration20261123110000_lead_search } from './Migration20261123110000_l
 import { Migration20261124100000_attribution } from './Migration20261124100000_attribution';
 import { Migration20261124200000_lead_rollup_deltas } from './Migration20261124200000_lead_rollup_deltas';
 import { Migration20261124230000_rate_limit_hits } from './Migration20261124230000_rate_limit_hits';
+import { Migration20261125100000_lead_retry_key } from './Migration20261125100000_lead_retry_key';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -33,4 +34,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261124200000_lead_rollup_deltas,
   },
   { name: 'Migration20261124230000_rate_limit_hits', class: Migration20261124230000_rate_limit_hits },
+  { name: 'Migration20261125100000_lead_retry_key', class: Migration20261125100000_lead_retry_key },
 ];

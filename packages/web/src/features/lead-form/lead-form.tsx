@@ -83,6 +83,10 @@ const yearOptions = withPlaceholder(
   BIRTH_YEARS.map((y) => ({ value: y, label: y })),
 );
 
+/** 128 random bits as hex (getRandomValues works on plain HTTP too, unlike randomUUID). */
+const randomKey = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 export function LeadForm({
   onSubmitted,
   onSubmitAttempt,
@@ -101,6 +105,9 @@ export function LeadForm({
     validateInputOnBlur: true,
   });
   const [pending, setPending] = useState(false);
+  // One Idempotency-Key for this form's submissions: re-sending the same lead (its first answer lost)
+  // gets the original id back instead of "Already Submitted" (issue 22).
+  const retryKey = useRef<string | undefined>(undefined);
   const formRef = useRef<HTMLFormElement>(null);
   // The form works before the app runs (a plain post to the server, ADR 057). When the app takes it over,
   // what the fields hold becomes the form's state, and a submit made while the app loaded is sent again.
@@ -119,12 +126,16 @@ export function LeadForm({
       try {
         // The API client is its own chunk, loaded on the first submit (prefetched when the form starts).
         const { publicApi } = await import('../../public-api');
-        const { id } = await publicApi.lead.submit.mutate({
-          ...values,
-          consentGiven: values.consentGiven ? 'true' : 'false',
-          ...consentEvidence(),
-          attribution: sessionAttribution(),
-        });
+        retryKey.current ??= randomKey();
+        const { id } = await publicApi.lead.submit.mutate(
+          {
+            ...values,
+            consentGiven: values.consentGiven ? 'true' : 'false',
+            ...consentEvidence(),
+            attribution: sessionAttribution(),
+          },
+          { context: { idempotencyKey: retryKey.current } },
+        );
         onSubmitted(id, values);
       } catch (err) {
         const app = appErrorOf(err);

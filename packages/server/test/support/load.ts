@@ -1,0 +1,52 @@
+import { leadBody } from './fixtures';
+
+// A steady stream of lead submissions from `workers` loops, each retried with its own Idempotency-Key as
+// the web form does, recording every outcome: what was acknowledged (200 and its id), refused (503 and
+// the like) or lost on the wire (no answer at all).
+
+export type LoadResult = {
+  acknowledged: { id: string; email: string }[];
+  statuses: Map<number, number>;
+  /** 503 answers not in the app's error format or without Retry-After. */
+  malformed503: number;
+  /** Requests that got no HTTP answer (connection reset or refused). */
+  noAnswer: { message: string; code: string | undefined }[];
+};
+
+export function startLeadLoad(baseUrl: () => string, workers = 6) {
+  const result: LoadResult = { acknowledged: [], statuses: new Map(), noAnswer: [], malformed503: 0 };
+  let running = true;
+  const loops = Array.from({ length: workers }, async (_, w) => {
+    let n = 0;
+    while (running) {
+      const body = leadBody();
+      const key = `load-${w}-${n++}-${Math.random().toString(36).slice(2)}`;
+      try {
+        const res = await fetch(`${baseUrl()}/api/submit-search`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(30_000),
+        });
+        result.statuses.set(res.status, (result.statuses.get(res.status) ?? 0) + 1);
+        const answer = (await res.json()) as { id?: string; error?: string };
+        if (res.status === 503 && (answer.error !== 'service_unavailable' || !res.headers.get('retry-after')))
+          result.malformed503 += 1;
+        if (res.status === 200 && answer.id) result.acknowledged.push({ id: answer.id, email: body.email });
+      } catch (err) {
+        const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+        result.noAnswer.push({ message: cause?.message ?? String(err), code: cause?.code });
+        // The server is gone (stopped): do not spin.
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+  });
+  return {
+    result,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      return result;
+    },
+  };
+}
