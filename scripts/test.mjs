@@ -4,7 +4,7 @@
 // embedded database). Runs under the project's Node (scripts/bootstrap.mjs), after the workspace is
 // installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,14 @@ if (buildStatus === 0 && !integrationOnly) {
   );
 }
 
+// This run's own temporary folder: the tests' embedded PostgreSQL data folders land in it (os.tmpdir()
+// reads TMPDIR), so the check below knows them from another checkout's or another run's on a shared
+// machine, and never kills those. Traversable (0711): the embedded PostgreSQL runs as an unprivileged user
+// when the tests run as root.
+const runTmp = mkdtempSync(path.join(os.tmpdir(), 'uf-run-'));
+chmodSync(runTmp, 0o711);
+process.env.TMPDIR = runTmp;
+
 // Processes the tests start from this checkout: the built server and CLI, and embedded PostgreSQL
 // servers on temporary data folders. Any still alive after the run (beyond a short grace period for
 // shutdowns in progress) is killed and fails the run. Linux (/proc) only.
@@ -61,7 +69,7 @@ function testProcesses() {
   const found = new Map();
   if (!existsSync('/proc/self/cmdline')) return found;
   const dist = path.join(root, 'packages/server/dist/');
-  const tmp = path.join(os.tmpdir(), 'uf-');
+  const tmp = path.join(runTmp, 'uf-');
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     let cmd;
@@ -130,6 +138,8 @@ for (const [pid, cmd] of leftovers) {
   failed += 1;
   failures.push(`a process started by the tests was still running (killed now): ${pid} ${cmd.slice(0, 200)}`);
 }
+
+rmSync(runTmp, { recursive: true, force: true });
 
 if (failures.length) console.info(`\n[test] failed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
 console.info(`\n${passed} passed, ${failed} failed`);
