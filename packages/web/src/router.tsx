@@ -115,8 +115,22 @@ const routeTree = rootRoute.addChildren([
 /** The app's router; the prerender (entry-server.tsx) gives it a memory history at one path. */
 export function createAppRouter(history?: RouterHistory) {
   // Scroll restoration is the browser's business: on the server it would write an inline script,
-  // which the Content-Security-Policy forbids (ADR 052).
-  return createRouter({ routeTree, history, defaultPreload: 'intent', scrollRestoration: !history });
+  // which the Content-Security-Policy forbids (ADR 052). In the browser it runs from the first navigation
+  // on, never at the app's first render: a prerendered page is taken over where the visitor already is,
+  // and scrolling it to the top under a tap made while the app started (the form is below the fold on a
+  // phone) moved the page away from the finger and lost the tap (ADR 057).
+  let firstRender = true;
+  const restoreScroll = () => {
+    if (!firstRender) return true;
+    firstRender = false;
+    return false;
+  };
+  return createRouter({
+    routeTree,
+    history,
+    defaultPreload: 'intent',
+    scrollRestoration: history ? false : restoreScroll,
+  });
 }
 
 export const router = createAppRouter();
