@@ -36,6 +36,9 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll waits for a condition; its default of 1 s is a fixed deadline a busy machine
+          // misses (issue 27): give every poll the same room as a Playwright wait.
+          expect: { poll: { timeout: 20_000, interval: 100 } },
           fileParallelism: false,
           sequence: { groupOrder: 2 },
         },

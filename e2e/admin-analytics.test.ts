@@ -71,19 +71,17 @@ describe('/admin/analytics', () => {
 
   it('shows the dashboard with true numbers, and the filters narrow them', async () => {
     const { context, page } = await signedInPage();
-    await expect
-      .poll(() => page.getByRole('heading', { name: 'Analytics Dashboard' }).isVisible())
-      .toBe(true);
-    expect(await page.getByText('Track visitor behavior and engagement').isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Analytics Dashboard' }).waitFor();
+    await page.getByText('Track visitor behavior and engagement').waitFor();
     for (const caption of [
       'All time',
       'Form submissions & button clicks',
       'Users who started the survey',
       'Unique countries',
     ]) {
-      expect(await page.getByText(caption, { exact: true }).isVisible()).toBe(true);
+      await page.getByText(caption, { exact: true }).waitFor();
     }
-    expect(await page.getByRole('heading', { name: 'Daily Activity' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Daily Activity' }).waitFor();
 
     // Unfiltered: the cards show what the API answers for everything stored.
     const all = await (await context.request.get('/api/admin/analytics')).json();
@@ -102,11 +100,11 @@ describe('/admin/analytics', () => {
     const referrer = page.getByTitle(REFERRER_ADDRESS);
     expect(await referrer.textContent()).toBe(REFERRER_SHOWN);
     const row = page.getByRole('listitem').filter({ has: referrer });
-    expect(await row.getByText('e2e-referrer.example', { exact: true }).isVisible()).toBe(true);
-    expect(await row.getByText('4 visits').isVisible()).toBe(true);
+    await row.getByText('e2e-referrer.example', { exact: true }).waitFor();
+    await row.getByText('4 visits').waitFor();
     const direct = page.getByRole('listitem').filter({ hasText: '3 visits' });
-    expect(await direct.getByText('direct', { exact: true }).isVisible()).toBe(true);
-    expect(await page.getByText('New Zealand 100%').isVisible()).toBe(true);
+    await direct.getByText('direct', { exact: true }).waitFor();
+    await page.getByText('New Zealand 100%').waitFor();
     // The list keeps every country while one is selected.
     expect(await page.getByLabel('Country').locator('option', { hasText: 'Iceland' }).count()).toBe(1);
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseHeaderAction } from './support/admin';
-import { baseUrl, launchBrowser, openPage, uniqueEmail } from './support/browser';
+import { chooseHeaderAction, SPEC_HEADER_BUTTONS } from './support/admin';
+import { baseUrl, gotoReady, launchBrowser, openPage, uniqueEmail } from './support/browser';
 
 // The leads dashboard in Chromium against the built server: sign-in, filters, selection, bulk and
 // single delete, CSV download, backup, logout. Other files share the server, so this file's leads are
@@ -46,6 +46,48 @@ async function expectToast(page: Page, title: string | RegExp, message?: string 
 
 const records = (page: Page, n: number) =>
   page.getByRole('heading', { name: `Leads Data (${n} records)`, exact: true }).waitFor();
+
+/** The buttons are visible and read in the given order: left to right, row by row. */
+async function expectInReadingOrder(
+  buttons: Locator[],
+  { oneRow, maxRight = Number.POSITIVE_INFINITY }: { oneRow: boolean; maxRight?: number },
+) {
+  const boxes = [];
+  for (const button of buttons) {
+    await button.waitFor();
+    const box = await button.boundingBox();
+    expect(box).not.toBeNull();
+    if (box) boxes.push(box);
+  }
+  for (const [i, box] of boxes.entries()) {
+    expect(box.x + box.width).toBeLessThanOrEqual(maxRight);
+    const previous = boxes[i - 1];
+    if (!previous) continue;
+    const sameRow = Math.abs(box.y - previous.y) < previous.height / 2;
+    if (oneRow) expect(sameRow).toBe(true);
+    expect(sameRow ? box.x > previous.x : box.y > previous.y).toBe(true);
+  }
+}
+
+/** No button overlaps the toast, and the point a click lands on is the button itself. */
+async function expectUncovered(buttons: Locator[], toast: Locator) {
+  const t = await toast.boundingBox();
+  expect(t).not.toBeNull();
+  for (const button of buttons) {
+    const b = await button.boundingBox();
+    expect(b).not.toBeNull();
+    if (!b || !t) continue;
+    const overlaps =
+      b.x < t.x + t.width && t.x < b.x + b.width && b.y < t.y + t.height && t.y < b.y + b.height;
+    expect(overlaps, `${await button.textContent()} lies under the toast`).toBe(false);
+    const onTop = await button.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return hit !== null && el.contains(hit);
+    });
+    expect(onTop, `${await button.textContent()} is covered`).toBe(true);
+  }
+}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -140,6 +182,50 @@ describe('admin leads dashboard', () => {
     await page.getByRole('menuitem', { name: 'Reset to default columns' }).click();
     await table.getByRole('columnheader', { name: 'Email' }).waitFor();
     expect(await table.getByRole('columnheader', { name: 'IP Address' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("the header: the spec's buttons in the spec's order, bulk delete with the count, and no toast over a button", async () => {
+    const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await gotoReady(page, '/admin/login');
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/admin/leads');
+    const header = (labels: readonly string[]) =>
+      labels.map((name) => page.getByRole('button', { name, exact: true }));
+
+    // Spec §2: Refresh, Export CSV, Backup Database, Analytics, Logout — visible buttons, left to right
+    // on one row at 1280 px; no bulk delete without a selection.
+    await expectInReadingOrder(header(SPEC_HEADER_BUTTONS), { oneRow: true });
+    await expect(page.getByRole('button', { name: /^Delete Selected/ }).count()).resolves.toBe(0);
+    // The welcome toast covers none of them.
+    const welcome = page.locator('.mantine-Notification-root').filter({ hasText: 'Login successful' });
+    await welcome.waitFor();
+    await expectUncovered(header(SPEC_HEADER_BUTTONS), welcome);
+
+    // A selection puts the bulk delete first, labelled with the count.
+    const table = page.getByRole('region', { name: 'Website leads' });
+    const rows = table.getByRole('checkbox', { name: /^Select lead / });
+    await rows.nth(1).waitFor();
+    await rows.nth(0).check();
+    await rows.nth(1).check();
+    const withBulk = ['Delete Selected (2)', ...SPEC_HEADER_BUTTONS];
+    await expectInReadingOrder(header(withBulk), { oneRow: true });
+
+    // Export's toast covers no header button either, and every button still takes a click.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV', exact: true }).click();
+    await download;
+    const exported = page.locator('.mantine-Notification-root').filter({ hasText: 'Export successful' });
+    await exported.waitFor();
+    await expectUncovered(header(withBulk), exported);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click({ timeout: 10_000 });
+
+    // On a phone the row wraps: every button is still on screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectInReadingOrder(header(withBulk), { oneRow: false, maxRight: 390 });
     await context.close();
   });
 

@@ -6,7 +6,15 @@ import pg from 'pg';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, describeViolations } from './support/axe';
-import { baseUrl, gotoReady, interact, launchBrowser, openPage, uniqueEmail } from './support/browser';
+import {
+  baseUrl,
+  gotoReady,
+  interact,
+  launchBrowser,
+  networkQuiet,
+  openPage,
+  uniqueEmail,
+} from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 import { PUBLIC_PAGES } from './support/public-pages';
 
@@ -268,7 +276,8 @@ describe('the app starts on the first interaction (ADR 053)', () => {
     });
     await page.goto('/?utm_source=newsletter&utm_medium=email&utm_campaign=fall');
     await expect.poll(() => views.length).toBe(1);
-    await page.waitForTimeout(1000);
+    // Nothing more is on its way (no app code, no second page_view) once the network is quiet.
+    await networkQuiet(page);
     expect(views[0]).toMatchObject({ eventType: 'page_view', attribution: { utm_campaign: 'fall' } });
     expect(scripts.some((s) => /\/(client|app-start|landing-page)-[^/]+\.js$/.test(s))).toBe(false);
     expect(await page.evaluate(() => document.documentElement.dataset.appReady)).toBeUndefined();
@@ -276,7 +285,7 @@ describe('the app starts on the first interaction (ADR 053)', () => {
     expect(describeViolations(await axeViolations(page))).toEqual([]);
     await interact(page);
     await page.waitForSelector('html[data-app-ready="true"]', { state: 'attached' });
-    await page.waitForTimeout(500);
+    await networkQuiet(page);
     expect(views).toHaveLength(1);
     await context.close();
   });
@@ -404,7 +413,7 @@ describe('every public page', () => {
       await interact(page);
       release();
       await page.waitForSelector('html[data-app-ready="true"]', { state: 'attached' });
-      await page.waitForTimeout(300);
+      await networkQuiet(page);
       const kept = await page.evaluate(
         () =>
           (document.querySelector('#root h1') as (HTMLElement & { prerendered?: boolean }) | null)

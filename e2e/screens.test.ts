@@ -131,11 +131,13 @@ describe.each(SIZES)('at $width×$height', (size) => {
       .filter({ hasText: 'Invalid username or password' });
     await failed.waitFor();
     await expectNoAxeViolations(page);
+    // The pointer rests on the error toast, which holds it on screen (Mantine pauses a hovered toast):
+    // from here only the sign-in's clean slate can remove it, however long the machine takes.
+    await failed.hover();
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByLabel('Password', { exact: true }).press('Enter');
     await page.waitForURL('**/admin/leads');
-    // Gone well before its own 5 s are up (it leaves with a short fade), and the welcome shows.
-    await expect.poll(() => failed.count(), { timeout: 1_500 }).toBe(0);
+    await failed.waitFor({ state: 'detached' });
     await page.locator('.mantine-Notification-root').filter({ hasText: 'Login successful' }).waitFor();
 
     // The dashboard, narrowed to this file's lead.
@@ -159,7 +161,7 @@ describe.each(SIZES)('at $width×$height', (size) => {
 
     // The header's menu and the column chooser, open.
     await page.getByRole('button', { name: 'More actions' }).click();
-    await page.getByRole('menuitem', { name: 'Backup Database' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Audit Log' }).waitFor();
     await expectNoAxeViolations(page);
     await page.keyboard.press('Escape');
     await table.getByRole('button', { name: /^Columns: \d+ of \d+$/ }).click();

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const NODE_VERSION = '24.21.0';
 const PNPM_VERSION = '12.21.0';
@@ -78,8 +79,7 @@ switch (task) {
     break;
   case 'start':
     build();
-    // A small young generation keeps the server near 150 MB under streaming exports (ADR 013).
-    runOrExit(process.execPath, ['--max-semi-space-size=4', serverEntry, ...rest], { env });
+    runOrExit(process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...rest], { env });
     break;
   case 'cli':
     build();
@@ -90,6 +90,10 @@ switch (task) {
     break;
   case 'test':
     runOrExit(process.execPath, [path.join(root, 'scripts/test.mjs'), ...rest], { env });
+    break;
+  case 'conformance':
+    build();
+    runOrExit(process.execPath, [path.join(root, 'scripts/conformance.mjs'), ...rest], { env });
     break;
   case 'bench':
     build();

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS as START_FLAGS } from '../../scripts/server-node-flags.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const pg = createRequire(path.join(root, 'packages/server/package.json'))('pg');
@@ -13,7 +14,7 @@ export const pg = createRequire(path.join(root, 'packages/server/package.json'))
  * The node flags the server runs with in production (`npm start`, the Docker image: ADR 013), so every
  * bench measures the server users get. BENCH_SERVER_NODE_FLAGS overrides them ("" for none).
  */
-export const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-semi-space-size=4')
+export const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? START_FLAGS.join(' '))
   .split(' ')
   .filter(Boolean);
 /** The node arguments that start the built server. */

@@ -60,3 +60,36 @@ export function uniqueEmail(tag = 'e2e'): string {
   counter += 1;
   return `${tag}.${Date.now().toString(36)}.${counter}@example.com`;
 }
+
+/**
+ * Resolves once the page has had no request in flight for `quietMs`: the condition to wait on before
+ * asserting that something does *not* happen (no second page_view, no late violation), instead of a
+ * fixed sleep that a busy machine outruns.
+ */
+export async function networkQuiet(page: Page, quietMs = 500, timeoutMs = 30_000): Promise<void> {
+  let inFlight = 0;
+  let lastActivity = Date.now();
+  const started = () => {
+    inFlight += 1;
+    lastActivity = Date.now();
+  };
+  const ended = () => {
+    inFlight = Math.max(0, inFlight - 1);
+    lastActivity = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (inFlight > 0 || Date.now() - lastActivity < quietMs) {
+      if (Date.now() > deadline)
+        throw new Error(`the network was not quiet for ${quietMs} ms within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    page.off('request', started);
+    page.off('requestfinished', ended);
+    page.off('requestfailed', ended);
+  }
+}

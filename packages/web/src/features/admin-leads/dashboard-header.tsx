@@ -5,13 +5,11 @@ export type HeaderAction = {
   key: string;
   label: string;
   onClick: () => void;
-  /** Shown as a button beside the menu; every other action is an item of the "More actions" menu. */
-  isButton?: boolean;
+  /** An item of the "More actions" menu (actions the spec does not name); every other action is a button. */
+  isInMenu?: boolean;
   color?: ButtonProps['color'];
   variant?: ButtonProps['variant'];
   loading?: boolean;
-  /** Starts a new group in the menu (a divider above it). */
-  startsGroup?: boolean;
 };
 
 export type DashboardActionHandlers = {
@@ -34,8 +32,8 @@ export type DashboardActionHandlers = {
 };
 
 /** Spec §2: bulk delete (only with a selection, labelled with the count), Refresh, Export CSV,
- * Backup Database, Analytics, Logout — in that order, under the spec's labels. Issue 16 groups them:
- * the daily action (Export CSV) and the bulk delete of a selection stay buttons, the rest is one menu
+ * Backup Database, Analytics, Logout — visible buttons in that order, under the spec's labels (issue 27).
+ * The actions the spec does not name (Data Requests, Audit Log) are the "More actions" menu at the end
  * (ADR 054). */
 export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
   const actions: HeaderAction[] = [];
@@ -44,31 +42,37 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
       key: 'bulk-delete',
       label: `Delete Selected (${h.selectedCount.toLocaleString()})`,
       onClick: h.onBulkDelete,
-      isButton: true,
       color: 'red',
       loading: h.isDeleting,
     });
   }
   actions.push(
-    { key: 'refresh', label: 'Refresh', onClick: h.onRefresh, loading: h.isRefreshing },
-    { key: 'export', label: 'Export CSV', onClick: h.onExport, isButton: true, loading: h.isExporting },
-    { key: 'backup', label: 'Backup Database', onClick: h.onBackup, loading: h.isBackingUp },
-    { key: 'analytics', label: 'Analytics', onClick: h.onAnalytics, startsGroup: true },
-    { key: 'data-requests', label: 'Data Requests', onClick: h.onDataRequests },
-    { key: 'audit-log', label: 'Audit Log', onClick: h.onAuditLog },
-    { key: 'logout', label: 'Logout', onClick: h.onLogout, loading: h.isLoggingOut, startsGroup: true },
+    { key: 'refresh', label: 'Refresh', onClick: h.onRefresh, loading: h.isRefreshing, variant: 'default' },
+    { key: 'export', label: 'Export CSV', onClick: h.onExport, loading: h.isExporting },
+    {
+      key: 'backup',
+      label: 'Backup Database',
+      onClick: h.onBackup,
+      loading: h.isBackingUp,
+      variant: 'default',
+    },
+    { key: 'analytics', label: 'Analytics', onClick: h.onAnalytics, variant: 'default' },
+    { key: 'logout', label: 'Logout', onClick: h.onLogout, loading: h.isLoggingOut, variant: 'default' },
+    { key: 'data-requests', label: 'Data Requests', onClick: h.onDataRequests, isInMenu: true },
+    { key: 'audit-log', label: 'Audit Log', onClick: h.onAuditLog, isInMenu: true },
   );
   return actions;
 }
 
 export function DashboardHeader({ title, actions }: { title: string; actions: HeaderAction[] }) {
-  const buttons = actions.filter((a) => a.isButton);
-  const items = actions.filter((a) => !a.isButton);
+  const buttons = actions.filter((a) => !a.isInMenu);
+  const items = actions.filter((a) => a.isInMenu);
   const isBusy = items.some((a) => a.loading);
+  // On a narrow screen the buttons wrap onto more rows (end-aligned under the title); all stay visible.
   return (
-    <Group justify="space-between" align="center">
+    <Group justify="space-between" align="center" gap="sm">
       <Title order={1}>{title}</Title>
-      <Group gap="xs">
+      <Group gap="xs" justify="flex-end" wrap="wrap">
         {buttons.map((a) => (
           <Button
             key={a.key}
@@ -80,38 +84,39 @@ export function DashboardHeader({ title, actions }: { title: string; actions: He
             {a.label}
           </Button>
         ))}
-        <Menu
-          position="bottom-end"
-          shadow="md"
-          // Rendered at the end of the page's main landmark (not of <body>, outside every landmark, nor
-          // inside a card that would clip it), without Mantine's focusable placeholder, which a menu
-          // may not contain.
-          portalProps={{ target: 'main' }}
-          withInitialFocusPlaceholder={false}
-        >
-          <Menu.Target>
-            <Button
-              variant="default"
-              rightSection={isBusy ? <Loader size={14} /> : <span aria-hidden="true">▾</span>}
-            >
-              More actions
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            {items.flatMap((a, i) => [
-              ...(a.startsGroup && i > 0 ? [<Menu.Divider key={`${a.key}-divider`} />] : []),
-              <Menu.Item
-                key={a.key}
-                onClick={a.onClick}
-                color={a.color}
-                disabled={a.loading}
-                rightSection={a.loading ? <Loader size={14} /> : undefined}
+        {items.length > 0 && (
+          <Menu
+            position="bottom-end"
+            shadow="md"
+            // Rendered at the end of the page's main landmark (not of <body>, outside every landmark, nor
+            // inside a card that would clip it), without Mantine's focusable placeholder, which a menu
+            // may not contain.
+            portalProps={{ target: 'main' }}
+            withInitialFocusPlaceholder={false}
+          >
+            <Menu.Target>
+              <Button
+                variant="default"
+                rightSection={isBusy ? <Loader size={14} /> : <span aria-hidden="true">▾</span>}
               >
-                {a.label}
-              </Menu.Item>,
-            ])}
-          </Menu.Dropdown>
-        </Menu>
+                More actions
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {items.map((a) => (
+                <Menu.Item
+                  key={a.key}
+                  onClick={a.onClick}
+                  color={a.color}
+                  disabled={a.loading}
+                  rightSection={a.loading ? <Loader size={14} /> : undefined}
+                >
+                  {a.label}
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+        )}
       </Group>
     </Group>
   );

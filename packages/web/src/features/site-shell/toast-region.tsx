@@ -7,7 +7,9 @@ import { useToastsWanted } from '../../notify';
 // with the page (ADR 053); toasts shown while it loads appear once it mounts.
 const Notifications = lazy(() => import('../../toasts').then((m) => ({ default: m.Notifications })));
 
-/** The notification region; F8 moves keyboard focus to it (spec §8). */
+/** The notification region; F8 moves keyboard focus to it (spec §8). Toasts show at the bottom of the
+ * screen: at the top they sat on the admin header's buttons, and pointing at a toast pauses it, so a
+ * click there was blocked for as long as the pointer stayed (issue 27). */
 export function ToastRegion() {
   const ref = useRef<HTMLElement>(null);
   const wanted = useToastsWanted();
@@ -16,7 +18,7 @@ export function ToastRegion() {
     <section ref={ref} aria-label={`Notifications (${TOAST.hotkey})`} tabIndex={-1}>
       {wanted && (
         <Suspense fallback={null}>
-          <Notifications limit={TOAST.limit} autoClose={TOAST.durationMs} position="top-right" />
+          <Notifications limit={TOAST.limit} autoClose={TOAST.durationMs} position="bottom-right" />
         </Suspense>
       )}
     </section>
