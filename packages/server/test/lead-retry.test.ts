@@ -55,6 +55,20 @@ describe('a retried submission', () => {
     expect(retry.json()).toEqual({ id });
   });
 
+  it("from the same browser with another person's details and that e-mail is the spec's 409 (§8)", async () => {
+    const body = leadBody();
+    const first = await submit(body);
+    const cookies = { lead_owner: ownerCookie(first) ?? '' };
+    const other = await submit({ ...body, firstName: 'Someone', lastName: 'Else' }, {}, cookies);
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error).toBe('duplicate_email');
+    const keyed = { 'idempotency-key': 'same-form-key-0001' };
+    const second = leadBody();
+    expect((await submit(second, keyed)).statusCode).toBe(200);
+    const changed = await submit({ ...second, zipCode: '10001' }, keyed);
+    expect(changed.statusCode).toBe(409);
+  });
+
   it('through tRPC (what the web app calls) with the Idempotency-Key header', async () => {
     const body = leadBody();
     const headers = { 'idempotency-key': 'web-form-0123456789abcdef' };

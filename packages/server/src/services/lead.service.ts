@@ -202,7 +202,7 @@ export function createLeadSubmitter(pool: Pool) {
       } catch (err) {
         const original =
           err instanceof AppError && err.code === ERROR_CODES.duplicateEmail && meta.retry
-            ? await findRetried(pool, input.email, meta.retry)
+            ? await findRetried(pool, input, meta.retry)
             : undefined;
         if (!original) throw err;
         return original;
@@ -220,14 +220,15 @@ export type LeadSubmitter = ReturnType<typeof createLeadSubmitter>;
 export const RETRY_WINDOW_HOURS = 24;
 
 /**
- * The lead a retried submission already stored: same e-mail, within the window, and the same visitor —
- * it holds the lead's owner cookie, or sent the same Idempotency-Key. Found by its key only, the lead gets
- * a new owner token (the one in the lost answer never arrived), so this browser can still name the
- * beneficiary. Anyone else with that e-mail still gets 409 duplicate_email.
+ * The lead a retried submission already stored: the same lead (e-mail, name, address, phone and birth
+ * date), within the window, from the same visitor — it holds the lead's owner cookie, or sent the same
+ * Idempotency-Key. Found by its key only, the lead gets a new owner token (the one in the lost answer never
+ * arrived), so this browser can still name the beneficiary. Anyone else with that e-mail, and this browser
+ * sending another person's details with it, still gets the spec's 409 duplicate_email (§8).
  */
 async function findRetried(
   pool: Pool,
-  email: string,
+  lead: LeadSubmission,
   retry: NonNullable<SubmissionMeta['retry']>,
 ): Promise<{ id: string; ownerToken: string } | undefined> {
   const ownerHash = retry.ownerToken ? hashToken(retry.ownerToken) : null;
@@ -235,19 +236,34 @@ async function findRetried(
   const { rows } = await pool.query<{ id: string; owner_token_hash: string | null }>(
     `select id, owner_token_hash from website_lead
      where lower(email) = lower($1) and created_at > now() - make_interval(hours => $4)
-       and (owner_token_hash = $2 or retry_key_hash = $3)`,
-    [email, ownerHash, keyHash, RETRY_WINDOW_HOURS],
+       and (owner_token_hash = $2 or retry_key_hash = $3)
+       and first_name = $5 and last_name = $6 and street_address = $7 and zip_code = $8 and phone = $9
+       and birth_month = $10::int and birth_day = $11::int and birth_year = $12::int`,
+    [
+      lead.email,
+      ownerHash,
+      keyHash,
+      RETRY_WINDOW_HOURS,
+      lead.firstName,
+      lead.lastName,
+      lead.streetAddress,
+      lead.zipCode,
+      lead.phone,
+      lead.birthMonth,
+      lead.birthDay,
+      lead.birthYear,
+    ],
   );
-  const lead = rows[0];
-  if (!lead) return undefined;
-  if (retry.ownerToken && lead.owner_token_hash === ownerHash)
-    return { id: lead.id, ownerToken: retry.ownerToken };
+  const found = rows[0];
+  if (!found) return undefined;
+  if (retry.ownerToken && found.owner_token_hash === ownerHash)
+    return { id: found.id, ownerToken: retry.ownerToken };
   const ownerToken = randomBytes(32).toString('base64url');
   await pool.query('update website_lead set owner_token_hash = $2 where id = $1', [
-    lead.id,
+    found.id,
     hashToken(ownerToken),
   ]);
-  return { id: lead.id, ownerToken };
+  return { id: found.id, ownerToken };
 }
 
 /** What the public flow may read back: the id and the derived state, nothing personal. */
