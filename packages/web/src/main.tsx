@@ -173,6 +173,11 @@ function holdSubmitForApp(event: SubmitEvent): void {
     }
     HTMLFormElement.prototype.submit.call(form);
   };
+  // A form with no server answer of its own waits for the app (its button stays busy if it never comes).
+  if (form.dataset.appOnly === 'true') {
+    requestApp().catch((err: unknown) => console.warn('The app failed to load:', err));
+    return;
+  }
   const timer = setTimeout(postItself, APP_WAIT_MS);
   requestApp().catch((err: unknown) => {
     console.warn('The app failed to load; posting the form:', err);
@@ -181,9 +186,28 @@ function holdSubmitForApp(event: SubmitEvent): void {
   });
 }
 
+/**
+ * A button the spec disables while a field is empty (`data-requires-field`, the unsubscribe form) follows
+ * that field from the first keystroke, before the app has taken the form over (ADR 057).
+ */
+function followRequiredField(event: Pick<Event, 'target'>): void {
+  const field = event.target;
+  if (!(field instanceof HTMLInputElement) || !field.form || field.form.dataset.appForm === 'true') return;
+  for (const button of field.form.querySelectorAll<HTMLButtonElement>(
+    `button[data-requires-field="${field.name}"]`,
+  ))
+    button.disabled = field.value.trim() === '';
+}
+
 if (!root.hasChildNodes()) void start();
 else {
   document.addEventListener('submit', holdSubmitForApp);
-  if (visitorAlreadyActed()) void requestApp().catch(() => undefined);
+  document.addEventListener('input', followRequiredField);
+  // Fields filled before this script ran (autofill, a quick visitor): their buttons follow them now.
+  for (const field of root.querySelectorAll('input[name]')) followRequiredField({ target: field });
+  // A page whose form only the app can answer (unsubscribe) starts it at once; the others when the
+  // visitor is there.
+  if (visitorAlreadyActed() || root.querySelector('form[data-app-only="true"]'))
+    void requestApp().catch(() => undefined);
   else onFirstInteraction(() => void requestApp().catch(() => undefined));
 }

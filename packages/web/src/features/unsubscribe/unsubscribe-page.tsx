@@ -1,11 +1,12 @@
 import { Alert, Anchor, Button, Card, Container, List, Stack, Text, TextInput, Title } from '@mantine/core';
 import { UNSUBSCRIBE_DELAY_MS } from '@uf/shared/constants';
 import { createUnsubscribeSchema } from '@uf/shared/unsubscribe.schema';
-import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { useAppConfig } from '../../app-config';
 import { useMarkAppReady } from '../../app-ready';
 import { enteredValues } from '../../entered-values';
 import { focusFirstInvalid } from '../../focus-invalid';
+import { useFormTakeover } from '../../form-takeover';
 import { notifyError } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 
@@ -30,11 +31,12 @@ export function UnsubscribePage() {
   const [phase, setPhase] = useState<Phase>('idle');
   const processing = phase === 'processing';
   const formRef = useRef<HTMLFormElement>(null);
-  // The prerendered field takes input before the app starts (ADR 053): what was typed becomes the state.
-  useEffect(() => {
-    const typed = enteredValues(formRef.current, ['email']).email;
+  // The prerendered field takes input before the app starts (ADR 053, ADR 057): what it holds becomes the
+  // state, and a submit made while the app loaded is sent again.
+  useFormTakeover(formRef, (form) => {
+    const typed = enteredValues(form, ['email']).email;
     if (typeof typed === 'string') setEmail(typed);
-  }, []);
+  });
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -101,7 +103,17 @@ export function UnsubscribePage() {
             </Text>
           </Stack>
         ) : (
-          <form ref={formRef} noValidate onSubmit={(e) => void onSubmit(e)} aria-label="Unsubscribe">
+          // POST, never GET (the address must not end up in a URL). Before the app runs, the page's entry
+          // script keeps the button in step with the field and holds a submit for the app (ADR 057); the
+          // form has no server answer of its own (data-app-only).
+          <form
+            ref={formRef}
+            method="post"
+            data-app-only="true"
+            noValidate
+            onSubmit={(e) => void onSubmit(e)}
+            aria-label="Unsubscribe"
+          >
             <Stack gap="md">
               <Title order={1} size="h2">
                 Unsubscribe
@@ -121,7 +133,7 @@ export function UnsubscribePage() {
                   if (error) setError(null);
                 }}
               />
-              <Button type="submit" disabled={email.trim() === '' || processing}>
+              <Button type="submit" disabled={email.trim() === '' || processing} data-requires-field="email">
                 {processing ? 'Processing...' : 'Unsubscribe'}
               </Button>
               {processing ? null : (
