@@ -25,6 +25,8 @@ export type DashboardActionHandlers = {
   onDataRequests: () => void;
   /** The audit log of admin actions (issue 7). */
   onAuditLog: () => void;
+  /** The admin's own account: two-factor, password, sessions (issue 25). */
+  onAccount: () => void;
   onLogout: () => void;
   isRefreshing: boolean;
   isExporting: boolean;
@@ -56,6 +58,7 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
     { key: 'analytics', label: 'Analytics', onClick: h.onAnalytics, startsGroup: true },
     { key: 'data-requests', label: 'Data Requests', onClick: h.onDataRequests },
     { key: 'audit-log', label: 'Audit Log', onClick: h.onAuditLog },
+    { key: 'account', label: 'Account', onClick: h.onAccount },
     { key: 'logout', label: 'Logout', onClick: h.onLogout, loading: h.isLoggingOut, startsGroup: true },
   );
   return actions;
