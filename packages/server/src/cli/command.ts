@@ -83,7 +83,10 @@ export function parseArgs(command: CliCommand, argv: string[]): ParsedArgs {
     parsed = nodeParseArgs({
       args: argv,
       options: Object.fromEntries(
-        Object.entries(command.options ?? {}).map(([name, o]) => [name, { type: o.type, short: o.short }]),
+        Object.entries(command.options ?? {}).map(([name, o]) => [
+          name,
+          o.short ? { type: o.type, short: o.short } : { type: o.type },
+        ]),
       ),
       allowPositionals: true,
       strict: true,
