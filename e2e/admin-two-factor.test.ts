@@ -1,10 +1,10 @@
 import { Secret, TOTP } from 'otpauth';
-import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseHeaderAction } from './support/admin';
 import { launchBrowser } from './support/browser';
 import { type BuiltServer, startBuiltServer } from './support/built-server';
+import { createScratchDatabase, type ScratchDatabase } from './support/database';
 
 // Issue 25 through the screens: an admin enrols in two-factor sign-in on the Account screen (the key
 // shown as text, the code computed from it as an authenticator app would), then signs in with the
@@ -14,30 +14,13 @@ import { type BuiltServer, startBuiltServer } from './support/built-server';
 const ADMIN = { username: 'e2e-2fa', password: 'e2e-2fa-password-123' };
 let browser: Browser;
 let server: BuiltServer;
-let dropDatabase: (() => Promise<void>) | undefined;
+let database: ScratchDatabase | null = null;
 
 beforeAll(async () => {
-  let databaseUrl = '';
-  const adminUrl = process.env.DATABASE_URL;
-  if (adminUrl) {
-    const name = `uf_e2e_2fa_${Date.now().toString(36)}`;
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`create database ${name}`);
-    await c.end();
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropDatabase = async () => {
-      const d = new pg.Client({ connectionString: adminUrl });
-      await d.connect();
-      await d.query(`drop database if exists ${name} with (force)`);
-      await d.end();
-    };
-  }
+  database = await createScratchDatabase('uf_e2e_2fa');
   [server, browser] = await Promise.all([
     startBuiltServer({
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database?.url ?? '',
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
     }),
@@ -47,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await dropDatabase?.();
+  await database?.drop();
 });
 
 const codeFor = (secret: string, timestamp = Date.now()) =>
