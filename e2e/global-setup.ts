@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { SERVER_ENTRY, startBuiltServer } from './support/built-server';
+import { createScratchDatabase } from './support/database';
 
 // Starts the built server (packages/server/dist) once for the end-to-end run, on a fresh database:
 // a new database in DATABASE_URL's server when given, else the server's embedded PostgreSQL in a temp folder.
@@ -21,19 +21,8 @@ export default async function setup(project: TestProject) {
       'Build first: the end-to-end tests run against packages/server/dist and packages/web/dist.',
     );
   }
-  const adminUrl = process.env.DATABASE_URL;
-  let databaseUrl: string | null = null;
-  let dbName: string | null = null;
-  if (adminUrl) {
-    dbName = `uf_e2e_${Date.now().toString(36)}`;
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`create database ${dbName}`);
-    await c.end();
-    const u = new URL(adminUrl);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
-  }
+  const database = await createScratchDatabase('uf_e2e');
+  const databaseUrl = database?.url ?? null;
   const server = await startBuiltServer(
     {
       DATABASE_URL: databaseUrl ?? '',
@@ -46,18 +35,13 @@ export default async function setup(project: TestProject) {
   );
   const baseUrl = server.url;
   console.info(
-    `[e2e] server at ${baseUrl} on ${adminUrl ? 'PostgreSQL from DATABASE_URL' : 'the embedded PostgreSQL'}`,
+    `[e2e] server at ${baseUrl} on ${database ? 'PostgreSQL from DATABASE_URL' : 'the embedded PostgreSQL'}`,
   );
   project.provide('baseUrl', baseUrl);
   project.provide('e2eDatabaseUrl', databaseUrl);
 
   return async () => {
     await server.stop();
-    if (adminUrl && dbName) {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${dbName} with (force)`);
-      await c.end();
-    }
+    await database?.drop();
   };
 }

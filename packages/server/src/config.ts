@@ -25,6 +25,13 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   ADMIN_USERNAME: z.string().min(1).max(100).optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(200).optional(),
+  ADMIN_REQUIRE_2FA: boolFlag.default(false),
+  ADMIN_PASSWORD_SCRYPT_LOG_N: z.coerce
+    .number({ error: 'must be a whole number (log2 of scrypt N)' })
+    .int('must be a whole number (log2 of scrypt N)')
+    .min(12, 'must be at least 12')
+    .max(20, 'must be at most 20 (2^20 needs 1 GiB per hash)')
+    .default(17),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default(DEFAULT_SUPPORT_EMAIL),
   BACKUP_DIR: z.string().min(1).optional(),
@@ -95,6 +102,10 @@ export type AppConfig = {
   adminUsername: string | undefined;
   adminPassword: string | undefined;
   sessionSecret: string | undefined;
+  /** Admins without two-factor sign-in can only reach its enrolment after signing in. */
+  adminRequireTwoFactor: boolean;
+  /** log2 of scrypt's N for admin password hashes (17 = OWASP's 2^17); older hashes are rewritten at sign-in. */
+  adminPasswordScryptLogN: number;
   supportEmail: string;
   backupDir: string;
   /** Fastify trustProxy: false, true, or a comma-separated list of addresses/CIDRs. */
@@ -160,6 +171,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     sessionSecret: e.SESSION_SECRET,
+    adminRequireTwoFactor: e.ADMIN_REQUIRE_2FA,
+    adminPasswordScryptLogN: e.ADMIN_PASSWORD_SCRYPT_LOG_N,
     supportEmail: e.SUPPORT_EMAIL,
     backupDir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, 'backups')),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -51,6 +51,7 @@ async function main() {
       username: config.adminUsername,
       password: config.adminPassword,
       allowGenerated: !config.databaseUrl,
+      scryptLogN: config.adminPasswordScryptLogN,
     }),
   );
 

@@ -55,7 +55,7 @@ function cli(env: Record<string, string>) {
     const [name, ...rest] = argv;
     const command = backupCommands.find((c) => c.name === name);
     if (!command) throw new Error(`no command ${name}`);
-    await command.run(ctx, parseArgs(rest));
+    await command.run(ctx, parseArgs(command, rest));
   };
   return { run, lines };
 }

@@ -21,7 +21,7 @@ async function run(line: string): Promise<string[]> {
   const ctx = createCliContext(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: t.db.url }), (l) =>
     out.push(l),
   );
-  await command.run(ctx, parseArgs(args));
+  await command.run(ctx, parseArgs(command, args));
   return out;
 }
 

@@ -9,6 +9,10 @@ export const ERROR_CODES = {
   methodNotAllowed: 'method_not_allowed',
   forbidden: 'forbidden',
   unauthorized: 'unauthorized',
+  /** Sign-in: the password was right, the account has two-factor on and no code came with it (401). */
+  totpRequired: 'totp_required',
+  /** ADMIN_REQUIRE_2FA: this admin must set up two-factor sign-in before anything else (403). */
+  twoFactorSetupRequired: 'two_factor_setup_required',
   rateLimited: 'rate_limited',
   conflict: 'conflict',
   /** Well-formed but cannot be processed as sent, e.g. an Idempotency-Key reused for another request. */
@@ -30,6 +34,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   forbidden: 403,
   unauthorized: 401,
+  totp_required: 401,
+  two_factor_setup_required: 403,
   rate_limited: 429,
   conflict: 409,
   unprocessable: 422,

@@ -12,6 +12,7 @@ export const PAGES = {
   adminLogin: '/admin/login',
   adminLeads: '/admin/leads',
   adminAnalytics: '/admin/analytics',
+  adminAccount: '/admin/account',
 } as const;
 
 const KNOWN = new Set<string>(Object.values(PAGES));

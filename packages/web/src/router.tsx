@@ -97,6 +97,13 @@ const adminAnalyticsRoute = createRoute({
   component: lazyRouteComponent(() => import('./features/admin-analytics/analytics-page'), 'AnalyticsPage'),
 });
 
+// The admin's own account (issue 25); the QR code library loads with this page only.
+const adminAccountRoute = createRoute({
+  getParentRoute: () => adminLayout,
+  path: PAGES.adminAccount,
+  component: lazyRouteComponent(() => import('./features/admin-account/account-page'), 'AccountPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   publicLayout.addChildren([
     landingRoute,
@@ -109,7 +116,7 @@ const routeTree = rootRoute.addChildren([
     unsubscribeRoute,
     notFoundRoute,
   ]),
-  adminLayout.addChildren([adminLoginRoute, adminLeadsRoute, adminAnalyticsRoute]),
+  adminLayout.addChildren([adminLoginRoute, adminLeadsRoute, adminAnalyticsRoute, adminAccountRoute]),
 ]);
 
 /** The app's router; the prerender (entry-server.tsx) gives it a memory history at one path. */

@@ -4,7 +4,13 @@ import { type CliCommand, stringFlag, UsageError } from './command';
 export const analyticsCommands: CliCommand[] = [
   {
     name: 'analytics:rebuild-rollups',
-    usage: 'analytics:rebuild-rollups [--from YYYY-MM-DD]',
+    options: {
+      from: {
+        type: 'string',
+        value: 'YYYY-MM-DD',
+        description: 'Rebuild from this day on (default: all days).',
+      },
+    },
     description:
       "Recompute the dashboard's daily analytics counts from the raw events (e.g. after changing TIME_ZONE).",
     async run(ctx, args) {
@@ -28,7 +34,6 @@ export const analyticsCommands: CliCommand[] = [
   },
   {
     name: 'analytics:purge',
-    usage: 'analytics:purge',
     description:
       'Delete raw analytics events older than ANALYTICS_RETENTION_DAYS now (the server does this hourly).',
     async run(ctx) {

@@ -6,7 +6,7 @@ import { type CliCommand, requirePositional } from './command';
 export const apiKeyCommands: CliCommand[] = [
   {
     name: 'api-key:create',
-    usage: 'api-key:create <partner name>',
+    args: ['<partner name>'],
     description: 'Create an API key for a partner (the partner is created on first use). Shows the key once.',
     async run(ctx, args) {
       const partnerName = requirePositional(args, 0, 'partner name');
@@ -26,7 +26,6 @@ export const apiKeyCommands: CliCommand[] = [
   },
   {
     name: 'api-key:list',
-    usage: 'api-key:list',
     description: 'List partner API keys (prefix, partner, created, last used, revoked).',
     async run(ctx) {
       const keys = await ctx.withDatabase(({ db }) => listApiKeys(db.orm.em.fork()));
@@ -42,7 +41,7 @@ export const apiKeyCommands: CliCommand[] = [
   },
   {
     name: 'api-key:revoke',
-    usage: 'api-key:revoke <key id or prefix>',
+    args: ['<key id or prefix>'],
     description: 'Revoke a partner API key; it stops working on the next request.',
     async run(ctx, args) {
       const which = requirePositional(args, 0, 'key id or prefix');

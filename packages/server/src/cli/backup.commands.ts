@@ -17,7 +17,6 @@ function operator(): string {
 export const backupCommands: CliCommand[] = [
   {
     name: 'backup',
-    usage: 'backup',
     description: 'Write a restorable backup of the configured database to BACKUP_DIR and print its path.',
     async run(ctx) {
       const { filepath } = await ctx.withDatabase(async ({ db, url, embedded }) => {
@@ -37,7 +36,8 @@ export const backupCommands: CliCommand[] = [
   },
   {
     name: 'restore',
-    usage: 'restore <file> --yes',
+    args: ['<file>'],
+    options: { yes: { type: 'boolean', description: 'Confirm: the current data is replaced.' } },
     description:
       'Replace the configured database (DATABASE_URL, or the embedded one in DATA_DIR) with a backup. Stop the server first.',
     async run(ctx, args) {

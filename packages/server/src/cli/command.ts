@@ -1,3 +1,4 @@
+import { parseArgs as nodeParseArgs } from 'node:util';
 import type { AppConfig } from '../config';
 import { type Connected, connectForCommand } from '../db/connect';
 
@@ -24,34 +25,86 @@ export function createCliContext(config: AppConfig, out: (line: string) => void)
   };
 }
 
+export type CliOption = { type: 'string' | 'boolean'; short?: string; value?: string; description: string };
+
 export type CliCommand = {
   name: string;
-  usage: string;
+  /** Positional arguments, in order: `<name>` required, `[name]` optional. */
+  args?: string[];
+  /** Flags the command accepts; any other flag is a usage error (exit 2). --help/-h comes with every command. */
+  options?: Record<string, CliOption>;
   description: string;
   run(ctx: CliContext, args: ParsedArgs): Promise<void>;
 };
 
-export type ParsedArgs = { positional: string[]; flags: Record<string, string | true> };
+export type ParsedArgs = { positional: string[]; flags: Record<string, string | boolean | undefined> };
 
-export function parseArgs(argv: string[]): ParsedArgs {
-  const positional: string[] = [];
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    if (arg.startsWith('--')) {
-      const [key, inline] = arg.slice(2).split('=', 2);
-      const next = argv[i + 1];
-      if (inline !== undefined) flags[key ?? ''] = inline;
-      else if (next !== undefined && !next.startsWith('--')) {
-        flags[key ?? ''] = next;
-        i++;
-      } else flags[key ?? ''] = true;
-    } else positional.push(arg);
-  }
-  return { positional, flags };
+/** A mistake on the command line: exit 2 with the command's usage on stderr, nothing changed. */
+export class UsageError extends Error {}
+
+/** One line: the command, its arguments and its flags. */
+export function usageOf(command: CliCommand): string {
+  const flags = Object.entries(command.options ?? {}).map(
+    ([name, o]) => `[--${name}${o.type === 'string' ? ` <${o.value ?? name}>` : ''}]`,
+  );
+  return [command.name, ...(command.args ?? []), ...flags].join(' ');
 }
 
-export class UsageError extends Error {}
+/** `--help`: the usage line, the description and every flag. */
+export function helpOf(command: CliCommand): string {
+  const options = Object.entries(command.options ?? {}).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : ''}--${name}${o.type === 'string' ? ` <${o.value ?? name}>` : ''}`;
+    return `  ${flag.padEnd(28)}  ${o.description}`;
+  });
+  return [
+    `Usage: npm run cli -- ${usageOf(command)}`,
+    '',
+    command.description,
+    '',
+    'Options:',
+    ...options,
+    `  ${'-h, --help'.padEnd(28)}  Show this help and do nothing else.`,
+  ].join('\n');
+}
+
+/** True when --help or -h appears anywhere before a `--`: the command then only prints its help. */
+export function wantsHelp(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
+/**
+ * node:util parseArgs, strict: an unknown flag, a missing value, a missing argument or one too many is a
+ * UsageError — before anything runs, so a mistyped command changes nothing.
+ */
+export function parseArgs(command: CliCommand, argv: string[]): ParsedArgs {
+  let parsed: ReturnType<typeof nodeParseArgs>;
+  try {
+    parsed = nodeParseArgs({
+      args: argv,
+      options: Object.fromEntries(
+        Object.entries(command.options ?? {}).map(([name, o]) => [
+          name,
+          o.short ? { type: o.type, short: o.short } : { type: o.type },
+        ]),
+      ),
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const names = command.args ?? [];
+  const required = names.filter((n) => n.startsWith('<')).length;
+  if (parsed.positionals.length < required) {
+    throw new UsageError(`missing ${names[parsed.positionals.length]}`);
+  }
+  if (parsed.positionals.length > names.length) {
+    const extra = parsed.positionals.slice(names.length).map((a) => `'${a}'`);
+    throw new UsageError(`unexpected argument${extra.length > 1 ? 's' : ''} ${extra.join(' ')}`);
+  }
+  return { positional: parsed.positionals, flags: parsed.values as ParsedArgs['flags'] };
+}
 
 export function requirePositional(args: ParsedArgs, index: number, name: string): string {
   const value = args.positional[index];

@@ -1,4 +1,9 @@
-import { loginSchema } from '@uf/shared/admin.schema';
+import {
+  changePasswordSchema,
+  confirmTotpSchema,
+  disableTotpSchema,
+  signInSchema,
+} from '@uf/shared/admin.schema';
 import { FUNNEL_STEPS, trackEventSchema } from '@uf/shared/analytics.schema';
 import { CHANNELS } from '@uf/shared/channel';
 import { consentEvidenceShape, TRUSTEDFORM_CERT_PATTERN } from '@uf/shared/consent-evidence.schema';
@@ -317,11 +322,20 @@ export const operations: Record<string, OperationDoc> = {
   'POST /api/admin/login': {
     tag: 'Admin',
     summary: 'Sign in',
-    description: 'Sets the `uf_admin` session cookie. Rate-limited per client and per user name.',
-    body: { schema: inputSchema(loginSchema) },
+    description:
+      'Sets the `uf_admin` session cookie. Rate-limited per client and per user name. For an account with two-factor sign-in on, `username` and `password` alone answer 401 `totp_required` and set no session; send them again with `totp` (the 6-digit code) or `recoveryCode` (single use). A wrong code counts towards the same limits. With `ADMIN_REQUIRE_2FA` an admin without two-factor gets `twoFactorSetupRequired: true` and can only enrol until then.',
+    body: { schema: inputSchema(signInSchema) },
     responses: {
-      '200': json('Signed in', object({ username: str() })),
-      '401': json('Invalid username or password', ref('Error')),
+      '200': json(
+        'Signed in',
+        object({ username: str(), twoFactorSetupRequired: bool('Only with ADMIN_REQUIRE_2FA') }, [
+          'username',
+        ]),
+      ),
+      '401': json(
+        '`unauthorized`: invalid username or password, or a wrong code; `totp_required`: the code is missing',
+        ref('Error'),
+      ),
       '429': json('Too many attempts (Retry-After says when to try again)', ref('Error')),
     },
   },
@@ -335,6 +349,126 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'The signed-in admin',
     auth: 'admin',
     responses: { '200': json('Signed in', object({ username: str() })) },
+  },
+  'GET /api/admin/me/totp': {
+    tag: 'Admin',
+    summary: 'Two-factor sign-in of the signed-in admin',
+    auth: 'admin',
+    responses: {
+      '200': json(
+        'Status',
+        object({
+          enabled: bool(),
+          recoveryCodesLeft: int('Unused recovery codes'),
+          required: bool('ADMIN_REQUIRE_2FA is on'),
+        }),
+      ),
+    },
+  },
+  'POST /api/admin/me/totp': {
+    tag: 'Admin',
+    summary: 'Start two-factor enrolment',
+    description:
+      'A new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s), not active until confirmed with a code. 409 when two-factor is already on.',
+    auth: 'admin',
+    responses: {
+      '200': json(
+        'Secret to enter in an authenticator app (or scan as a QR code of otpauthUrl)',
+        object({ secret: str('Base32'), otpauthUrl: str('otpauth://totp/…') }),
+      ),
+      '409': json('Two-factor is already on', ref('Error')),
+    },
+  },
+  'POST /api/admin/me/totp/confirm': {
+    tag: 'Admin',
+    summary: 'Confirm two-factor enrolment with a code',
+    description: 'Turns two-factor on and answers ten single-use recovery codes, shown this once.',
+    auth: 'admin',
+    body: { schema: inputSchema(confirmTotpSchema) },
+    responses: {
+      '200': json(
+        'Two-factor on',
+        object({
+          recoveryCodes: { type: 'array', items: str('xxxx-xxxx-xxxx-xxxx'), minItems: 10, maxItems: 10 },
+        }),
+      ),
+      '400': json('Wrong code', ref('Error')),
+      '409': json('No enrolment started, or two-factor already on', ref('Error')),
+    },
+  },
+  'DELETE /api/admin/me/totp': {
+    tag: 'Admin',
+    summary: 'Turn two-factor sign-in off',
+    description: 'Needs the password and a current code (or a recovery code). Recovery codes are deleted.',
+    auth: 'admin',
+    body: { schema: inputSchema(disableTotpSchema) },
+    responses: {
+      '200': json('Two-factor off', object({ ok: bool() })),
+      '400': json('Wrong password or code', ref('Error')),
+      '429': json('Too many attempts (the sign-in limit per account and address)', ref('Error')),
+    },
+  },
+  'POST /api/admin/me/totp/recovery-codes': {
+    tag: 'Admin',
+    summary: 'Replace the recovery codes',
+    description: 'Needs a current code; the old recovery codes stop working.',
+    auth: 'admin',
+    body: { schema: inputSchema(confirmTotpSchema) },
+    responses: {
+      '200': json(
+        'New recovery codes, shown this once',
+        object({
+          recoveryCodes: { type: 'array', items: str('xxxx-xxxx-xxxx-xxxx'), minItems: 10, maxItems: 10 },
+        }),
+      ),
+      '400': json('Wrong code', ref('Error')),
+    },
+  },
+  'POST /api/admin/me/password': {
+    tag: 'Admin',
+    summary: 'Change the password',
+    description: 'Ends every other session of the admin.',
+    auth: 'admin',
+    body: { schema: inputSchema(changePasswordSchema) },
+    responses: {
+      '200': json('Changed', object({ ok: bool(), endedSessions: int() })),
+      '400': json('Wrong current password, or the new one is shorter than 12 characters', ref('Error')),
+      '429': json('Too many attempts (the sign-in limit per account and address)', ref('Error')),
+    },
+  },
+  'GET /api/admin/me/sessions': {
+    tag: 'Admin',
+    summary: "The signed-in admin's sessions",
+    auth: 'admin',
+    responses: {
+      '200': json('Live sessions, newest first', {
+        type: 'array',
+        items: object({
+          id: str(),
+          createdAt: isoDateTime,
+          lastSeenAt: isoDateTime,
+          ip: nullableStr(),
+          userAgent: nullableStr(),
+          current: bool('The session of this request'),
+        }),
+      }),
+    },
+  },
+  'DELETE /api/admin/me/sessions/:id': {
+    tag: 'Admin',
+    summary: 'End one of my sessions',
+    description: 'The session answers 401 from then on, on every replica.',
+    auth: 'admin',
+    responses: {
+      '200': json('Ended', object({ ok: bool() })),
+      '404': json('No such session', ref('Error')),
+    },
+  },
+  'POST /api/admin/me/sessions/revoke-others': {
+    tag: 'Admin',
+    summary: 'End all my other sessions',
+    auth: 'admin',
+    responses: { '200': json('Ended', object({ ended: int() })) },
   },
   'GET /api/admin/leads': {
     tag: 'Admin',

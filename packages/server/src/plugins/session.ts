@@ -12,6 +12,11 @@ declare module 'fastify' {
     /** ms epoch of sign-in: the absolute lifetime counts from here. */
     signedInAt?: number;
     lastSeenAt?: number;
+    /** Client address and user agent at sign-in, for the admin's list of sessions (issue 25). */
+    ip?: string;
+    userAgent?: string;
+    /** ADMIN_REQUIRE_2FA and no two-factor yet: only the enrolment procedures answer (issue 25). */
+    mustEnrolTwoFactor?: boolean;
   }
 }
 
@@ -33,11 +38,15 @@ export class PgSessionStore {
     const expires = session.cookie?.expires
       ? new Date(session.cookie.expires)
       : new Date(Date.now() + SESSION_IDLE_MS);
+    // An ended session (expires_at moved to the past by endSessions()) is never written back to life
+    // by a request of that session that was still in flight: the update only touches a live row.
     this.pool
       .query(
-        `insert into admin_session (sid, data, expires_at) values ($1, $2, $3)
-         on conflict (sid) do update set data = excluded.data, expires_at = excluded.expires_at`,
-        [sid, JSON.stringify(session), expires],
+        `insert into admin_session (sid, data, expires_at, admin_id) values ($1, $2, $3, $4)
+         on conflict (sid) do update set data = excluded.data, expires_at = excluded.expires_at,
+           admin_id = excluded.admin_id
+         where admin_session.expires_at > now()`,
+        [sid, JSON.stringify(session), expires, session.adminId ?? null],
       )
       .then(() => callback(), callback);
   }

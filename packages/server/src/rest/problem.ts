@@ -18,6 +18,8 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   method_not_allowed: 'Method not allowed',
   forbidden: 'Forbidden',
   unauthorized: 'Missing or invalid API key',
+  totp_required: 'Two-factor code required',
+  two_factor_setup_required: 'Two-factor setup required',
   rate_limited: 'Too many requests',
   conflict: 'Duplicate lead',
   unprocessable: 'Idempotency-Key reused',

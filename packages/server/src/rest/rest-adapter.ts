@@ -26,7 +26,7 @@ export function registerRestRoutes(
       ...(route.url.startsWith('/api/admin/') && !route.withoutSession
         ? {
             preParsing: async (req: FastifyRequest) => {
-              await requireAdmin(req);
+              await requireAdmin(req, { allowWithoutTwoFactor: route.whileEnrolling === true });
             },
           }
         : {}),

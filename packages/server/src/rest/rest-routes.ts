@@ -30,6 +30,8 @@ export type RestRoute = {
    * session before the body is read or validated: no session → 401, whatever the body.
    */
   withoutSession?: true;
+  /** Answers also an admin who must still set up two-factor sign-in (ADMIN_REQUIRE_2FA, issue 25). */
+  whileEnrolling?: true;
 } & (
   | { call: (caller: Caller, req: FastifyRequest) => Promise<unknown> }
   /** Runs the operation on the request body. */
@@ -111,7 +113,48 @@ export const restRoutes: RestRoute[] = [
   {
     method: 'GET',
     url: '/api/admin/me',
+    whileEnrolling: true,
     call: (c) => c.adminAuth.me(),
+  },
+  // The admin's own account (issue 25): two-factor, password, sessions.
+  { method: 'GET', url: '/api/admin/me/totp', whileEnrolling: true, call: (c) => c.adminAccount.twoFactor() },
+  {
+    method: 'POST',
+    url: '/api/admin/me/totp',
+    whileEnrolling: true,
+    call: (c) => c.adminAccount.startTotp(),
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/me/totp/confirm',
+    whileEnrolling: true,
+    call: (c, req) => c.adminAccount.confirmTotp(body(req) as never),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/admin/me/totp',
+    call: (c, req) => c.adminAccount.disableTotp(body(req) as never),
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/me/totp/recovery-codes',
+    call: (c, req) => c.adminAccount.regenerateRecoveryCodes(body(req) as never),
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/me/password',
+    call: (c, req) => c.adminAccount.changePassword(body(req) as never),
+  },
+  { method: 'GET', url: '/api/admin/me/sessions', call: (c) => c.adminAccount.sessions() },
+  {
+    method: 'DELETE',
+    url: '/api/admin/me/sessions/:id',
+    call: (c, req) => c.adminAccount.endSession({ id: params(req).id ?? '' }),
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/me/sessions/revoke-others',
+    call: (c) => c.adminAccount.endOtherSessions(),
   },
   // Admin dashboard (issue 4). GET /api/admin/leads, /api/admin/api-leads and the two CSV exports
   // stream and are registered in rest/admin-stream-routes.ts (ADR 003's documented exception).

@@ -4,7 +4,14 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { AdminUser } from '../db/entities/admin-user.entity';
 import { AppError } from '../errors';
-import { dummyPasswordHash, generatePassword, hashPassword, verifyPassword } from './password';
+import {
+  DEFAULT_SCRYPT_LOG_N,
+  dummyPasswordHash,
+  generatePassword,
+  hashPassword,
+  needsRehash,
+  verifyPassword,
+} from './password';
 
 const MIN_PASSWORD = 8;
 
@@ -20,7 +27,14 @@ async function findByUsername(em: EntityManager, username: string) {
   return em.findOne(AdminUser, { username: { $ilike: key.replace(/[\\%_]/g, '\\$&') } });
 }
 
-export async function createAdmin(em: EntityManager, username: string, password: string) {
+export type HashingOptions = { scryptLogN?: number };
+
+export async function createAdmin(
+  em: EntityManager,
+  username: string,
+  password: string,
+  options: HashingOptions = {},
+) {
   const name = username.trim().normalize('NFKC');
   if (!name) throw new AppError(ERROR_CODES.validation, LOGIN_MESSAGES.usernameRequired);
   checkPassword(password);
@@ -29,7 +43,7 @@ export async function createAdmin(em: EntityManager, username: string, password:
   }
   const user = em.create(AdminUser, {
     username: name,
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashPassword(password, options.scryptLogN),
     createdAt: new Date(),
     updatedAt: new Date(),
   });
@@ -37,11 +51,21 @@ export async function createAdmin(em: EntityManager, username: string, password:
   return { id: user.id, username: user.username };
 }
 
-export async function resetAdminPassword(em: EntityManager, username: string, password: string) {
-  checkPassword(password);
+export async function findAdminOrFail(em: EntityManager, username: string) {
   const user = await findByUsername(em, username);
   if (!user) throw new AppError(ERROR_CODES.notFound, `No admin named '${username}'`);
-  user.passwordHash = await hashPassword(password);
+  return user;
+}
+
+export async function resetAdminPassword(
+  em: EntityManager,
+  username: string,
+  password: string,
+  options: HashingOptions = {},
+) {
+  checkPassword(password);
+  const user = await findAdminOrFail(em, username);
+  user.passwordHash = await hashPassword(password, options.scryptLogN);
   await em.flush();
   return { id: user.id, username: user.username };
 }
@@ -52,11 +76,33 @@ export async function listAdmins(em: EntityManager) {
 }
 
 /** Same answer and about the same time whether the user is unknown or the password wrong. */
-export async function authenticate(em: EntityManager, username: string, password: string) {
+export async function authenticate(
+  em: EntityManager,
+  username: string,
+  password: string,
+  options: HashingOptions = {},
+) {
   const user = await findByUsername(em, username);
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+  const ok = await verifyPassword(
+    password,
+    user?.passwordHash ?? (await dummyPasswordHash(options.scryptLogN)),
+  );
   if (!user || !ok) throw new AppError(ERROR_CODES.unauthorized, LOGIN_MESSAGES.invalidCredentials);
-  return { id: user.id, username: user.username };
+  return user;
+}
+
+/** After a successful sign-in: a hash made with other parameters is rewritten with today's (ADR 058). */
+export async function rehashIfNeeded(
+  em: EntityManager,
+  user: { passwordHash: string },
+  password: string,
+  options: HashingOptions = {},
+): Promise<boolean> {
+  const logN = options.scryptLogN ?? DEFAULT_SCRYPT_LOG_N;
+  if (!needsRehash(user.passwordHash, logN)) return false;
+  user.passwordHash = await hashPassword(password, logN);
+  await em.flush();
+  return true;
 }
 
 export type InitialAdmin =
@@ -70,14 +116,14 @@ export type InitialAdmin =
  */
 export async function ensureInitialAdmin(
   em: EntityManager,
-  options: { username?: string; password?: string; allowGenerated: boolean },
+  options: { username?: string; password?: string; allowGenerated: boolean; scryptLogN?: number },
 ): Promise<InitialAdmin> {
   if ((await em.count(AdminUser, {})) > 0) return { status: 'exists' };
   if (!(options.username && options.password) && !options.allowGenerated) return { status: 'missing' };
   const username = options.username?.trim() || 'admin';
   const password = options.password ?? generatePassword();
   try {
-    await createAdmin(em, username, password);
+    await createAdmin(em, username, password, { scryptLogN: options.scryptLogN });
   } catch (err) {
     // Insert-if-absent: main.ts already takes turns under an advisory lock, but a replica that loses a
     // race by any other way (another tool, a database without the lock) must come up, not crash.

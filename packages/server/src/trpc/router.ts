@@ -1,4 +1,5 @@
 import { createAdminRouter } from './admin.router';
+import { createAdminAccountRouter } from './admin-account.router';
 import { createAdminAuthRouter } from './admin-auth.router';
 import { createAnalyticsRouter, trackOperation } from './analytics.router';
 import { createLeadRouter, submitLeadOperation } from './lead.router';
@@ -21,6 +22,7 @@ export function createAppRouter(options: { supportEmail: string }, operations = 
     lead: createLeadRouter(operations['lead.submit']),
     analytics: createAnalyticsRouter(),
     adminAuth: createAdminAuthRouter(),
+    adminAccount: createAdminAccountRouter(),
     privacy: createPrivacyRouter(options.supportEmail),
     partner: createPartnerRouter(),
     admin: createAdminRouter(),

@@ -29,6 +29,8 @@ const TRPC_CODE: Record<ErrorCode, TRPCError['code']> = {
   method_not_allowed: 'METHOD_NOT_SUPPORTED',
   forbidden: 'FORBIDDEN',
   unauthorized: 'UNAUTHORIZED',
+  totp_required: 'UNAUTHORIZED',
+  two_factor_setup_required: 'FORBIDDEN',
   rate_limited: 'TOO_MANY_REQUESTS',
   internal_error: 'INTERNAL_SERVER_ERROR',
   request_timeout: 'TIMEOUT',
@@ -74,6 +76,12 @@ export const createCallerFactory = t.createCallerFactory;
 /** Signed-in admins only: a valid PostgreSQL session within its idle and absolute lifetime. */
 export const adminProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const admin = await requireAdmin(ctx.req);
+  return next({ ctx: { ...ctx, admin } });
+});
+
+/** Signed-in admins, also those who must still set up two-factor sign-in (ADMIN_REQUIRE_2FA). */
+export const enrollingAdminProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const admin = await requireAdmin(ctx.req, { allowWithoutTwoFactor: true });
   return next({ ctx: { ...ctx, admin } });
 });
 

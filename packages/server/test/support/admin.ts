@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { createAdmin } from '../../src/services/admin-user.service';
+import { TEST_SCRYPT_LOG_N } from './test-app';
 
 export const ADMIN = { username: 'alice', password: 'correct horse battery' };
 
-export async function seedAdmin(app: FastifyInstance, admin = ADMIN) {
-  await createAdmin(app.db.orm.em.fork(), admin.username, admin.password);
+export async function seedAdmin(app: FastifyInstance, admin = ADMIN, scryptLogN = TEST_SCRYPT_LOG_N) {
+  await createAdmin(app.db.orm.em.fork(), admin.username, admin.password, { scryptLogN });
 }
 
 /** Signs in through the REST surface; returns the cookie header value to send afterwards. */

@@ -65,10 +65,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
 }
 
 /** Runs the built operator CLI (`npm run cli -- …` in production) to completion. */
-export function runCli(args: string[], env: Record<string, string>) {
+export function runCli(args: string[], env: Record<string, string>, input?: string) {
   ensureBuilt();
   return spawnSync(process.execPath, [cliEntry, ...args], {
     env: { ...process.env, ...env },
+    input,
     encoding: 'utf8',
     timeout: 120_000,
   });

@@ -10,6 +10,13 @@ export const AdminUser = defineEntity({
       .onCreate(() => crypto.randomUUID()),
     username: p.text(),
     passwordHash: p.text().hidden(),
+    /** Base32 TOTP secret once two-factor is confirmed (issue 25); null while it is off. */
+    totpSecret: p.text().nullable().hidden(),
+    /** Secret of an enrolment started but not yet confirmed with a code. */
+    totpPendingSecret: p.text().nullable().hidden(),
+    totpEnabledAt: p.datetime().nullable(),
+    /** The last 30-second step whose code was accepted: a code is never accepted twice. */
+    totpLastStep: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

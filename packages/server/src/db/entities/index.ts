@@ -1,3 +1,4 @@
+import { AdminRecoveryCode } from './admin-recovery-code.entity';
 import { AdminSession } from './admin-session.entity';
 import { AdminUser } from './admin-user.entity';
 import { AnalyticsEvent } from './analytics-event.entity';
@@ -44,6 +45,7 @@ export const entities = [
   AnalyticsMonthlySource,
   AdminUser,
   AdminSession,
+  AdminRecoveryCode,
   AppSecret,
   RateLimitBucket,
   AuditLog,

@@ -11,6 +11,7 @@ import { Migration20261124100000_attribution } from './Migration20261124100000_a
 import { Migration20261124200000_lead_rollup_deltas } from './Migration20261124200000_lead_rollup_deltas';
 import { Migration20261124230000_rate_limit_hits } from './Migration20261124230000_rate_limit_hits';
 import { Migration20261125100000_lead_retry_key } from './Migration20261125100000_lead_retry_key';
+import { Migration20261126100000_admin_two_factor } from './Migration20261126100000_admin_two_factor';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -35,4 +36,5 @@ export const migrationsList: MigrationObject[] = [
   },
   { name: 'Migration20261124230000_rate_limit_hits', class: Migration20261124230000_rate_limit_hits },
   { name: 'Migration20261125100000_lead_retry_key', class: Migration20261125100000_lead_retry_key },
+  { name: 'Migration20261126100000_admin_two_factor', class: Migration20261126100000_admin_two_factor },
 ];

@@ -18,6 +18,7 @@ import { LeadsSection } from './leads-section';
 import { useApiLeads, useWebsiteLeads } from './use-leads';
 
 const isUnauthorized = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.unauthorized;
+const mustEnrol = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.twoFactorSetupRequired;
 const fullName = (row: { firstName: string; lastName: string }) => `${row.firstName} ${row.lastName}`;
 
 /** Spec §2 /admin/leads: website leads and the API leads section. */
@@ -41,9 +42,12 @@ export function LeadsDashboardPage() {
   const signedOut =
     session.isError ||
     [website.list, website.stats, api.list, api.stats].some((q) => isUnauthorized(q.error));
+  // ADMIN_REQUIRE_2FA: an admin without two-factor can only reach the enrolment (issue 25).
+  const enrolFirst = [website.list, website.stats, api.list, api.stats].some((q) => mustEnrol(q.error));
   useEffect(() => {
     if (signedOut) void navigate({ to: '/admin/login', replace: true });
-  }, [signedOut, navigate]);
+    else if (enrolFirst) void navigate({ to: '/admin/account', replace: true });
+  }, [signedOut, enrolFirst, navigate]);
 
   if (!session.isSuccess || signedOut) {
     return (
@@ -93,6 +97,7 @@ export function LeadsDashboardPage() {
     onAnalytics: () => void navigate({ to: '/admin/analytics' }),
     onDataRequests: () => setDataRequestsOpen(true),
     onAuditLog: () => setAuditLogOpen(true),
+    onAccount: () => void navigate({ to: '/admin/account' }),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,

@@ -16,7 +16,7 @@ import { type LoginInput, loginSchema } from '@uf/shared/admin.schema';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { focusFirstInvalid } from '../../focus-invalid';
 import { clearNotifications, notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
@@ -40,19 +40,45 @@ export function AdminLoginPage() {
     if (session.isSuccess) void navigate({ to: '/admin/leads', replace: true });
   }, [session.isSuccess, navigate]);
 
+  // Issue 25: an account with two-factor on answers totp_required; then the form asks for the code.
+  const [secondStep, setSecondStep] = useState<'totp' | 'recovery' | null>(null);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+
   const formRef = useRef<HTMLFormElement>(null);
   const submit = form.onSubmit(
     async (values) => {
+      const trimmed = code.trim();
+      if (secondStep && !trimmed) {
+        setCodeError(secondStep === 'totp' ? 'Enter the 6-digit code' : 'Enter a recovery code');
+        return;
+      }
+      setCodeError(null);
+      const second =
+        secondStep === 'totp'
+          ? { totp: trimmed }
+          : secondStep === 'recovery'
+            ? { recoveryCode: trimmed }
+            : {};
       try {
-        await login.mutateAsync(values);
+        const signedIn = await login.mutateAsync({ ...values, ...second });
         // Whatever was cached belonged to no one (or to the previous admin).
         utils.invalidate();
         // A "Sign in failed" toast from a mistyped password must not follow the admin to the dashboard.
         clearNotifications();
         notifySuccess(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
-        await navigate({ to: '/admin/leads' });
+        await navigate({ to: 'twoFactorSetupRequired' in signedIn ? '/admin/account' : '/admin/leads' });
       } catch (err) {
         const app = appErrorOf(err);
+        if (app?.error === ERROR_CODES.totpRequired) {
+          setSecondStep('totp');
+          return;
+        }
+        if (secondStep && app?.error === ERROR_CODES.unauthorized) {
+          setCode('');
+          notifyError('Sign in failed', 'Invalid two-factor code');
+          return;
+        }
         // Too many attempts says when to try again; every other failure is the one spec message.
         const message =
           app?.error === ERROR_CODES.rateLimited ? app.message : LOGIN_MESSAGES.invalidCredentials;
@@ -87,6 +113,34 @@ export function AdminLoginPage() {
               autoComplete="current-password"
               {...form.getInputProps('password')}
             />
+            {secondStep && (
+              <>
+                <TextInput
+                  label={secondStep === 'totp' ? 'Authentication code' : 'Recovery code'}
+                  description={
+                    secondStep === 'totp'
+                      ? 'The 6-digit code from your authenticator app'
+                      : 'One of the recovery codes you saved (each works once)'
+                  }
+                  autoComplete="one-time-code"
+                  inputMode={secondStep === 'totp' ? 'numeric' : 'text'}
+                  value={code}
+                  error={codeError}
+                  autoFocus
+                  onChange={(e) => setCode(e.currentTarget.value)}
+                />
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  onClick={() => {
+                    setCode('');
+                    setSecondStep(secondStep === 'totp' ? 'recovery' : 'totp');
+                  }}
+                >
+                  {secondStep === 'totp' ? 'Use a recovery code instead' : 'Use the authenticator code'}
+                </Button>
+              </>
+            )}
             <Button type="submit" fullWidth disabled={login.isPending}>
               {login.isPending ? 'Signing in...' : 'Sign In'}
             </Button>

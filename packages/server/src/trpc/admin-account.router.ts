@@ -1,0 +1,59 @@
+import {
+  changePasswordSchema,
+  confirmTotpSchema,
+  disableTotpSchema,
+  sessionIdSchema,
+} from '@uf/shared/admin.schema';
+import * as z from 'zod/mini';
+import type { SignedInAdmin } from '../plugins/admin-guard';
+import {
+  type AccountDeps,
+  changePassword,
+  confirmTotpEnrolment,
+  disableTotp,
+  endMyOtherSessions,
+  endMySession,
+  mySessions,
+  regenerateRecoveryCodes,
+  startTotpEnrolment,
+  twoFactorStatus,
+} from '../services/admin-account.service';
+import type { Context } from './context';
+import { adminProcedure, enrollingAdminProcedure, router } from './trpc';
+
+// The signed-in admin's own account (issue 25). Two-factor status and enrolment answer also an admin who
+// must still enrol (ADMIN_REQUIRE_2FA); everything else needs the enrolment done when it is required.
+
+const deps = (ctx: Context & { admin: SignedInAdmin }): AccountDeps => ({
+  em: ctx.services.em(),
+  pool: ctx.services.db.pool,
+  req: ctx.req,
+  reply: ctx.reply,
+  admin: ctx.admin,
+  scryptLogN: ctx.config.adminPasswordScryptLogN,
+  requireTwoFactor: ctx.config.adminRequireTwoFactor,
+});
+
+export function createAdminAccountRouter() {
+  return router({
+    twoFactor: enrollingAdminProcedure.query(({ ctx }) => twoFactorStatus(deps(ctx))),
+    startTotp: enrollingAdminProcedure.mutation(({ ctx }) => startTotpEnrolment(deps(ctx))),
+    confirmTotp: enrollingAdminProcedure
+      .input(confirmTotpSchema)
+      .mutation(({ ctx, input }) => confirmTotpEnrolment(deps(ctx), input)),
+    disableTotp: adminProcedure
+      .input(disableTotpSchema)
+      .mutation(({ ctx, input }) => disableTotp(deps(ctx), input)),
+    regenerateRecoveryCodes: adminProcedure
+      .input(z.object({ code: confirmTotpSchema.shape.code }))
+      .mutation(({ ctx, input }) => regenerateRecoveryCodes(deps(ctx), input)),
+    changePassword: adminProcedure
+      .input(changePasswordSchema)
+      .mutation(({ ctx, input }) => changePassword(deps(ctx), input)),
+    sessions: adminProcedure.query(({ ctx }) => mySessions(deps(ctx))),
+    endSession: adminProcedure
+      .input(sessionIdSchema)
+      .mutation(({ ctx, input }) => endMySession(deps(ctx), input)),
+    endOtherSessions: adminProcedure.mutation(({ ctx }) => endMyOtherSessions(deps(ctx))),
+  });
+}

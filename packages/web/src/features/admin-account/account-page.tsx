@@ -1,0 +1,362 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Code,
+  Container,
+  Group,
+  Image,
+  Loader,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type ChangePasswordInput, changePasswordSchema } from '@uf/shared/admin.schema';
+import { ERROR_CODES } from '@uf/shared/errors';
+import { useEffect, useState } from 'react';
+import { notifyError, notifySuccess } from '../../notify';
+import { usePageMeta } from '../../page-meta';
+import { appErrorOf, trpc } from '../../trpc';
+
+// The signed-in admin's own account (issue 25): two-factor sign-in, password, sessions.
+
+const messageOf = (err: unknown) => appErrorOf(err)?.message ?? 'Something went wrong. Please try again.';
+
+/** otpauth:// URL → QR code image; the qrcode library loads here only, when an enrolment starts. */
+function QrCode({ url }: { url: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import('qrcode').then((qr) =>
+      qr.toDataURL(url, { margin: 1, width: 200 }).then((data) => live && setSrc(data)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [url]);
+  return src ? (
+    <Image src={src} alt="QR code for your authenticator app" w={200} h={200} />
+  ) : (
+    <Loader aria-label="Drawing the QR code" />
+  );
+}
+
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  return (
+    <Alert color="yellow" title="Save your recovery codes" role="status">
+      <Text size="sm" mb="sm">
+        Each code signs you in once if you lose your phone. They are shown only now: keep them somewhere safe.
+      </Text>
+      <SimpleGrid cols={2} spacing={4} mb="sm" aria-label="Recovery codes">
+        {codes.map((c) => (
+          <Code key={c}>{c}</Code>
+        ))}
+      </SimpleGrid>
+      <Button size="xs" onClick={onDone}>
+        I have saved these codes
+      </Button>
+    </Alert>
+  );
+}
+
+function TwoFactorSection() {
+  const utils = trpc.useUtils();
+  const status = trpc.adminAccount.twoFactor.useQuery(undefined, { staleTime: 0 });
+  const start = trpc.adminAccount.startTotp.useMutation();
+  const confirm = trpc.adminAccount.confirmTotp.useMutation();
+  const disable = trpc.adminAccount.disableTotp.useMutation();
+  const regenerate = trpc.adminAccount.regenerateRecoveryCodes.useMutation();
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [shownCodes, setShownCodes] = useState<string[] | null>(null);
+
+  if (!status.data) return <Loader aria-label="Loading" />;
+  const enrolment = start.data;
+
+  const run = async (fn: () => Promise<unknown>, success: string) => {
+    try {
+      await fn();
+      notifySuccess(success);
+      setCode('');
+      setPassword('');
+      await utils.adminAccount.twoFactor.invalidate();
+    } catch (err) {
+      notifyError('Two-factor sign-in', messageOf(err));
+    }
+  };
+
+  return (
+    <Paper withBorder p="lg">
+      <Stack>
+        <Group justify="space-between">
+          <Title order={2} size="h3">
+            Two-factor sign-in
+          </Title>
+          <Badge color={status.data.enabled ? 'green' : 'gray'}>{status.data.enabled ? 'On' : 'Off'}</Badge>
+        </Group>
+        {status.data.required && !status.data.enabled && (
+          <Alert color="blue">This site requires two-factor sign-in: set it up to continue.</Alert>
+        )}
+        {shownCodes && <RecoveryCodes codes={shownCodes} onDone={() => setShownCodes(null)} />}
+        {!status.data.enabled && !enrolment && (
+          <Group>
+            <Button onClick={() => start.mutate()} loading={start.isPending}>
+              Set up two-factor sign-in
+            </Button>
+          </Group>
+        )}
+        {!status.data.enabled && enrolment && (
+          <Stack>
+            <Text size="sm">
+              Scan the QR code with an authenticator app (or type the key), then enter the 6-digit code it
+              shows.
+            </Text>
+            <QrCode url={enrolment.otpauthUrl} />
+            <Text size="sm">
+              Key: <Code data-testid="totp-secret">{enrolment.secret}</Code>
+            </Text>
+            <Group align="end">
+              <TextInput
+                label="Code from the app"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+              />
+              <Button
+                loading={confirm.isPending}
+                onClick={() =>
+                  void run(async () => {
+                    const { recoveryCodes } = await confirm.mutateAsync({ code });
+                    setShownCodes(recoveryCodes);
+                    start.reset();
+                  }, 'Two-factor sign-in is on')
+                }
+              >
+                Confirm
+              </Button>
+            </Group>
+          </Stack>
+        )}
+        {status.data.enabled && (
+          <Stack>
+            <Text size="sm">Recovery codes left: {status.data.recoveryCodesLeft}</Text>
+            <Group align="end">
+              <TextInput
+                label="Current code"
+                autoComplete="one-time-code"
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+              />
+              <PasswordInput
+                label="Password (to turn off)"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
+            </Group>
+            <Group>
+              <Button
+                variant="default"
+                loading={regenerate.isPending}
+                onClick={() =>
+                  void run(async () => {
+                    const { recoveryCodes } = await regenerate.mutateAsync({ code });
+                    setShownCodes(recoveryCodes);
+                  }, 'New recovery codes made')
+                }
+              >
+                New recovery codes
+              </Button>
+              <Button
+                color="red"
+                variant="light"
+                loading={disable.isPending}
+                onClick={() =>
+                  void run(() => disable.mutateAsync({ password, code }), 'Two-factor sign-in is off')
+                }
+              >
+                Turn off two-factor
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function PasswordSection() {
+  const change = trpc.adminAccount.changePassword.useMutation();
+  const form = useForm<ChangePasswordInput>({
+    mode: 'controlled',
+    initialValues: { currentPassword: '', newPassword: '' },
+    validate: schemaResolver(changePasswordSchema, { sync: true }),
+  });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const { endedSessions } = await change.mutateAsync(values);
+      form.reset();
+      notifySuccess(
+        'Password changed',
+        endedSessions ? `${endedSessions} other session(s) ended` : undefined,
+      );
+    } catch (err) {
+      const app = appErrorOf(err);
+      if (app?.fieldErrors)
+        form.setErrors(Object.fromEntries(app.fieldErrors.map((f) => [f.field, f.message])));
+      else notifyError('Password not changed', messageOf(err));
+    }
+  });
+  return (
+    <Paper withBorder p="lg">
+      <form noValidate onSubmit={submit} aria-label="Change password">
+        <Stack>
+          <Title order={2} size="h3">
+            Change password
+          </Title>
+          <PasswordInput
+            label="Current password"
+            autoComplete="current-password"
+            {...form.getInputProps('currentPassword')}
+          />
+          <PasswordInput
+            label="New password"
+            description="At least 12 characters. Your other sessions end."
+            autoComplete="new-password"
+            {...form.getInputProps('newPassword')}
+          />
+          <Group>
+            <Button type="submit" loading={change.isPending}>
+              Change password
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function SessionsSection() {
+  const utils = trpc.useUtils();
+  const sessions = trpc.adminAccount.sessions.useQuery(undefined, { staleTime: 0 });
+  const end = trpc.adminAccount.endSession.useMutation();
+  const endOthers = trpc.adminAccount.endOtherSessions.useMutation();
+  const navigate = useNavigate();
+  const after = async (fn: () => Promise<unknown>, message: string, current = false) => {
+    try {
+      await fn();
+      notifySuccess(message);
+      if (current) await navigate({ to: '/admin/login' });
+      else await utils.adminAccount.sessions.invalidate();
+    } catch (err) {
+      notifyError('Sessions', messageOf(err));
+    }
+  };
+  return (
+    <Paper withBorder p="lg">
+      <Stack>
+        <Group justify="space-between">
+          <Title order={2} size="h3">
+            Sessions
+          </Title>
+          <Button
+            variant="default"
+            loading={endOthers.isPending}
+            onClick={() => void after(() => endOthers.mutateAsync(), 'Other sessions ended')}
+          >
+            End all other sessions
+          </Button>
+        </Group>
+        <Table.ScrollContainer minWidth={600}>
+          <Table aria-label="Sessions">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Signed in</Table.Th>
+                <Table.Th>Last seen</Table.Th>
+                <Table.Th>Address</Table.Th>
+                <Table.Th>Browser</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {(sessions.data ?? []).map((s) => (
+                <Table.Tr key={s.id}>
+                  <Table.Td>{new Date(s.createdAt).toLocaleString()}</Table.Td>
+                  <Table.Td>{new Date(s.lastSeenAt).toLocaleString()}</Table.Td>
+                  <Table.Td>{s.ip ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <Text size="xs" lineClamp={2}>
+                      {s.userAgent ?? '—'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      {s.current && <Badge>This session</Badge>}
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color="red"
+                        onClick={() =>
+                          void after(() => end.mutateAsync({ id: s.id }), 'Session ended', s.current)
+                        }
+                      >
+                        End
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Stack>
+    </Paper>
+  );
+}
+
+export function AccountPage() {
+  usePageMeta({ title: 'Account', description: 'Two-factor sign-in, password and sessions.' });
+  const navigate = useNavigate();
+  const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
+  const twoFactor = trpc.adminAccount.twoFactor.useQuery(undefined, { staleTime: 0 });
+  const signedOut = session.isError && appErrorOf(session.error)?.error === ERROR_CODES.unauthorized;
+  useEffect(() => {
+    if (signedOut) void navigate({ to: '/admin/login', replace: true });
+  }, [signedOut, navigate]);
+  if (!session.isSuccess || !twoFactor.data) {
+    return (
+      <Center mih="60vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  // ADMIN_REQUIRE_2FA and no two-factor yet: the enrolment is all there is.
+  const enrolOnly = twoFactor.data.required && !twoFactor.data.enabled;
+  return (
+    <Container size="md" py="xl">
+      <Stack>
+        <Group justify="space-between">
+          <Title order={1}>Account</Title>
+          {!enrolOnly && (
+            <Button component={Link} to="/admin/leads" variant="default">
+              Back to Leads
+            </Button>
+          )}
+        </Group>
+        <Text c="gray.7">Signed in as {session.data.username}</Text>
+        <TwoFactorSection />
+        {!enrolOnly && <PasswordSection />}
+        {!enrolOnly && <SessionsSection />}
+      </Stack>
+    </Container>
+  );
+}
