@@ -191,19 +191,23 @@ describe('admin leads dashboard', () => {
     await gotoReady(page, '/admin/login');
     await page.getByLabel('Username').fill(ADMIN.username);
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    // A toast shows for 5 s: watched from the click on, and held under the pointer (which pauses it)
+    // while it is measured, so a slow machine cannot miss it.
+    const welcome = page.locator('.mantine-Notification-root').filter({ hasText: 'Login successful' });
+    const welcomeShown = welcome.waitFor();
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL('**/admin/leads');
     const header = (labels: readonly string[]) =>
       labels.map((name) => page.getByRole('button', { name, exact: true }));
+    await welcomeShown;
+    await welcome.hover();
 
     // Spec §2: Refresh, Export CSV, Backup Database, Analytics, Logout — visible buttons, left to right
-    // on one row at 1280 px; no bulk delete without a selection.
+    // on one row at 1280 px; no bulk delete without a selection. The welcome toast covers none of them.
     await expectInReadingOrder(header(SPEC_HEADER_BUTTONS), { oneRow: true });
     await expect(page.getByRole('button', { name: /^Delete Selected/ }).count()).resolves.toBe(0);
-    // The welcome toast covers none of them.
-    const welcome = page.locator('.mantine-Notification-root').filter({ hasText: 'Login successful' });
-    await welcome.waitFor();
     await expectUncovered(header(SPEC_HEADER_BUTTONS), welcome);
+    await page.mouse.move(1, 1);
 
     // A selection puts the bulk delete first, labelled with the count.
     const table = page.getByRole('region', { name: 'Website leads' });
@@ -216,10 +220,12 @@ describe('admin leads dashboard', () => {
 
     // Export's toast covers no header button either, and every button still takes a click.
     const download = page.waitForEvent('download');
+    const exported = page.locator('.mantine-Notification-root').filter({ hasText: 'Export successful' });
+    const exportedShown = exported.waitFor();
     await page.getByRole('button', { name: 'Export CSV', exact: true }).click();
     await download;
-    const exported = page.locator('.mantine-Notification-root').filter({ hasText: 'Export successful' });
-    await exported.waitFor();
+    await exportedShown;
+    await exported.hover();
     await expectUncovered(header(withBulk), exported);
     await page.getByRole('button', { name: 'Refresh', exact: true }).click({ timeout: 10_000 });
 
