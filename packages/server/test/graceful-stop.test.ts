@@ -34,7 +34,9 @@ describe('SIGTERM under load', () => {
     // Requests that reached the server got an answer: 200, or the app's 503 with Retry-After.
     expect([...result.statuses.keys()].every((s) => s === 200 || s === 503)).toBe(true);
     expect(result.malformed503).toBe(0);
-    // Without an answer: only connection attempts made after the server stopped listening.
+    // Without an answer: only connection attempts made after the server stopped listening. The load's
+    // clients honour the drain's Retry-After, as a proxy does: none is still connecting when the listener
+    // closes, so none is reset out of the kernel's listen queue (ADR 056).
     expect(result.noAnswer.filter((e) => e.code !== 'ECONNREFUSED')).toEqual([]);
 
     const client = new pg.Client({ connectionString: db.url });

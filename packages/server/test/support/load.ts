@@ -1,7 +1,7 @@
 import { leadBody } from './fixtures';
 
 // A steady stream of lead submissions from `workers` loops, each retried with its own Idempotency-Key as
-// the web form does, recording every outcome: what was acknowledged (200 and its id), refused (503 and
+// the web form does, waiting as a 503's Retry-After asks, recording every outcome: what was acknowledged (200 and its id), refused (503 and
 // the like) or lost on the wire (no answer at all).
 
 export type LoadResult = {
@@ -10,7 +10,7 @@ export type LoadResult = {
   /** 503 answers not in the app's error format or without Retry-After. */
   malformed503: number;
   /** Requests that got no HTTP answer (connection reset or refused). */
-  noAnswer: { message: string; code: string | undefined }[];
+  noAnswer: { message: string; code: string | undefined; syscall: string | undefined }[];
 };
 
 export function startLeadLoad(baseUrl: () => string, workers = 6) {
@@ -33,9 +33,19 @@ export function startLeadLoad(baseUrl: () => string, workers = 6) {
         if (res.status === 503 && (answer.error !== 'service_unavailable' || !res.headers.get('retry-after')))
           result.malformed503 += 1;
         if (res.status === 200 && answer.id) result.acknowledged.push({ id: answer.id, email: body.email });
+        // A well-behaved client (a proxy, the web form's retry) waits as long as Retry-After says.
+        const retryAfter = Number(res.headers.get('retry-after'));
+        if (res.status === 503 && retryAfter > 0) {
+          const until = Date.now() + Math.min(retryAfter, 3) * 1000;
+          while (running && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        }
       } catch (err) {
-        const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-        result.noAnswer.push({ message: cause?.message ?? String(err), code: cause?.code });
+        const cause = (err as { cause?: { code?: string; message?: string; syscall?: string } }).cause;
+        result.noAnswer.push({
+          message: cause?.message ?? String(err),
+          code: cause?.code,
+          syscall: cause?.syscall,
+        });
         // The server is gone (stopped): do not spin.
         await new Promise((r) => setTimeout(r, 20));
       }
