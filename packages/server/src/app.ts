@@ -326,6 +326,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       supportEmail: config.supportEmail,
       adPixelScriptUrl: config.adPixelScriptUrl ?? null,
       trustedFormEnabled: config.trustedFormEnabled,
+      // The business clock (issue 26): the admin shows every date and time in this zone.
+      timeZone: config.timeZone,
     },
   });
   // The landing form posted by the browser itself (ADR 057): the same operations as the API's doors.

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
+import { DEFAULT_SUPPORT_EMAIL, DEFAULT_TIME_ZONE } from '@uf/shared/constants';
 import { z } from 'zod';
 
 // The only reader of process.env. Every variable is listed in the README's configuration table.
@@ -39,7 +39,7 @@ const envSchema = z.object({
     ),
   TIME_ZONE: z
     .string()
-    .default('America/New_York')
+    .default(DEFAULT_TIME_ZONE)
     .refine((tz) => {
       try {
         new Intl.DateTimeFormat('en-US', { timeZone: tz });

@@ -35,12 +35,12 @@ describe('zeroFillDays', () => {
 
 describe('presetRange', () => {
   it('gives inclusive ranges ending today, across month and year ends', () => {
-    const today = new Date(2026, 2, 3); // 3 March 2026, local
+    const today = '2026-03-03';
     expect(presetRange('Today', today)).toEqual({ startDate: '2026-03-03', endDate: '2026-03-03' });
     expect(presetRange('7 days', today)).toEqual({ startDate: '2026-02-25', endDate: '2026-03-03' });
     expect(presetRange('30 days', today)).toEqual({ startDate: '2026-02-02', endDate: '2026-03-03' });
     expect(presetRange('This month', today)).toEqual({ startDate: '2026-03-01', endDate: '2026-03-03' });
-    expect(presetRange('7 days', new Date(2026, 0, 2))).toEqual({
+    expect(presetRange('7 days', '2026-01-02')).toEqual({
       startDate: '2025-12-27',
       endDate: '2026-01-02',
     });

@@ -106,7 +106,7 @@ export function LeadsDashboardPage() {
   const apiSelected = api.listing.selected.size;
 
   return (
-    <Container fluid py="lg" px={{ base: 'sm', md: 'xl' }}>
+    <Container fluid py="lg" px={{ base: 'sm', md: 'lg' }}>
       <Stack gap="lg">
         <DashboardHeader title="Leads Dashboard" actions={actions} />
 

@@ -68,6 +68,26 @@ function SortHeader({
   );
 }
 
+/**
+ * The row actions stay in view however wide the chosen columns make the table (issue 26): the last
+ * column sticks to the right edge of the scroll area, on an opaque background with a hairline.
+ */
+const STICKY_ACTIONS = {
+  position: 'sticky',
+  right: 0,
+  zIndex: 1,
+  backgroundColor: 'var(--mantine-color-body)',
+  boxShadow: 'inset 1px 0 0 var(--mantine-color-gray-3)',
+} as const;
+
+/** One line per cell; a long value (an e-mail, a campaign) is cut with an ellipsis, whole in the drawer. */
+const CELL = {
+  whiteSpace: 'nowrap',
+  maxWidth: '14rem',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+} as const;
+
 /** A click on a row opens its lead, unless it lands on one of the row's own controls. */
 const isOnControl = (event: MouseEvent) =>
   event.target instanceof Element && event.target.closest('button, a, input, label, select') !== null;
@@ -153,7 +173,7 @@ export function LeadsTable<T extends { id: string }>({
                   </Table.Th>
                 );
               })}
-              <Table.Th>Actions</Table.Th>
+              <Table.Th style={STICKY_ACTIONS}>Actions</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -174,14 +194,14 @@ export function LeadsTable<T extends { id: string }>({
                   />
                 </Table.Td>
                 {columns.map((col) => (
-                  <Table.Td key={col.key} style={{ whiteSpace: 'nowrap' }}>
+                  <Table.Td key={col.key} style={CELL}>
                     {col.render(row)}
                   </Table.Td>
                 ))}
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
+                <Table.Td style={STICKY_ACTIONS}>
+                  <Group gap={4} wrap="nowrap">
                     <Button
-                      size="compact-sm"
+                      size="compact-xs"
                       variant="default"
                       aria-label={`View ${texts.rowName(row)}`}
                       onClick={() => setOpenedId(row.id)}
@@ -189,7 +209,7 @@ export function LeadsTable<T extends { id: string }>({
                       View
                     </Button>
                     <Button
-                      size="compact-sm"
+                      size="compact-xs"
                       color="red"
                       variant="light"
                       aria-label={`Delete ${texts.rowName(row)}`}

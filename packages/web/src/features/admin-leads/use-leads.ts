@@ -3,6 +3,7 @@ import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads';
 import { API_LEAD_FIELDS, exportFileName, WEBSITE_LEAD_FIELDS } from '@uf/shared/admin-leads';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { useState } from 'react';
+import { businessClock } from '../../business-clock';
 import { notifyError, notifySuccess } from '../../notify';
 import { notifyProgress } from '../../notify-progress';
 import { appErrorOf, trpc } from '../../trpc';
@@ -66,7 +67,7 @@ type Calls = {
   invalidate(): Promise<unknown>;
 };
 
-const today = () => new Date().toLocaleDateString('en-CA');
+const today = () => businessClock().today();
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 function useLeadActions(kind: Kind, listing: LeadListing, calls: Calls, ask: (r: ConfirmRequest) => void) {
