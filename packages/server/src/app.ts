@@ -316,7 +316,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       createContext,
       operations,
     );
-    await withSession.register(adminStreamRoutes, { pool: db.pool, timeZone: config.timeZone });
+    await withSession.register(adminStreamRoutes, {
+      pool: db.pool,
+      timeZone: config.timeZone,
+      backupDir: config.backupDir,
+    });
   });
 
   await app.register(spaPlugin, {

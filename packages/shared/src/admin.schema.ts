@@ -21,3 +21,11 @@ export type LoginInput = z.infer<typeof loginSchema>;
  * Unicode-normalised and case-folded, so "Victim " and "victim" are one account everywhere (issue 22).
  */
 export const usernameKey = (username: string) => username.trim().normalize('NFKC').toLowerCase();
+
+/**
+ * A backup's file name (issue 26). Any text is accepted here: the server answers 404 for whatever is
+ * not a backup in BACKUP_DIR (a path, `..`), so a probe learns nothing from a 400.
+ */
+export const backupNameSchema = z.object({
+  name: z.string().check(z.minLength(1), z.maxLength(1000)),
+});

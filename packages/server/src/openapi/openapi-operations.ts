@@ -38,6 +38,8 @@ export type OperationDoc = {
   description?: string;
   auth?: 'admin' | 'partner' | 'metrics';
   query?: JsonSchema;
+  /** Path parameters that are not UUIDs. */
+  pathParams?: Record<string, JsonSchema>;
   headers?: { name: string; required: boolean; description: string; schema: JsonSchema }[];
   body?: { schema: JsonSchema; example?: unknown };
   responses: Record<string, ResponseDoc>;
@@ -62,6 +64,7 @@ const SPEC_FIELD_RULES = {
 
 const stateCode = str('Two-letter US state code (50 states, no DC)', { enum: [...US_STATE_CODES] });
 const isoDate = str('Date, YYYY-MM-DD', { format: 'date' });
+const BACKUP_NAME_PARAM = str('File name of a backup, as listed by GET /api/admin/backups');
 /** The analytics cards' figures over one period (issue 15). */
 const PERIOD_TOTALS = object({
   pageViews: int(),
@@ -401,6 +404,61 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Back up the database',
     auth: 'admin',
     responses: { '200': json('Backup written', object({ filepath: str() })) },
+  },
+  'GET /api/admin/backups': {
+    tag: 'Admin',
+    summary: 'List the backups',
+    description:
+      "Every backup file in BACKUP_DIR, newest first: the app's own (`uf-backup-…`, from Backup Database or `npm run cli -- backup`; the newest BACKUP_KEEP are kept) and the backup sidecar's (`scheduled-…`).",
+    auth: 'admin',
+    responses: {
+      '200': json('The backups, newest first', {
+        type: 'array',
+        items: object(
+          {
+            name: str('File name in BACKUP_DIR'),
+            createdAt: str('When the file was written, ISO 8601 UTC', { format: 'date-time' }),
+            sizeBytes: int('Size in bytes'),
+            source: str('Who made it', { enum: ['app', 'scheduled', 'other'] }),
+          },
+          ['name', 'createdAt', 'sizeBytes', 'source'],
+        ),
+      }),
+    },
+  },
+  'GET /api/admin/backups/:name': {
+    tag: 'Admin',
+    summary: 'Download a backup',
+    description:
+      'The file as an attachment. A name that is not a backup file in BACKUP_DIR (a path, `..`, a link) is answered 404, like one that does not exist. Recorded in the audit log.',
+    auth: 'admin',
+    pathParams: { name: BACKUP_NAME_PARAM },
+    responses: {
+      '200': {
+        description: 'The backup file',
+        contentType: 'application/octet-stream',
+        schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+        headers: {
+          'Content-Disposition': {
+            description: 'attachment; filename="<name>"',
+            schema: { type: 'string' },
+          },
+        },
+      },
+      '404': json('No such backup', ref('Error')),
+    },
+  },
+  'DELETE /api/admin/backups/:name': {
+    tag: 'Admin',
+    summary: 'Delete a backup',
+    description:
+      'Deletes one backup file from BACKUP_DIR (404 as for the download). Recorded in the audit log.',
+    auth: 'admin',
+    pathParams: { name: BACKUP_NAME_PARAM },
+    responses: {
+      '200': json('Deleted', object({ name: str(), deleted: { type: 'boolean', const: true } })),
+      '404': json('No such backup', ref('Error')),
+    },
   },
   'DELETE /api/admin/leads/:id': {
     tag: 'Admin',

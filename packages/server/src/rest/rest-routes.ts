@@ -140,5 +140,12 @@ export const restRoutes: RestRoute[] = [
     call: (c, req) => c.admin.apiLeads.bulkRemove(body(req) as never),
   },
   { method: 'POST', url: '/api/admin/backup', call: (c) => c.admin.backup() },
+  // The backup files (issue 26); GET /api/admin/backups/:name streams (rest/admin-stream-routes.ts).
+  { method: 'GET', url: '/api/admin/backups', call: (c) => c.admin.backups.list() },
+  {
+    method: 'DELETE',
+    url: '/api/admin/backups/:name',
+    call: (c, req) => c.admin.backups.remove({ name: params(req).name ?? '' }),
+  },
   { method: 'GET', url: '/api/admin/audit-log', call: (c, req) => c.admin.auditLog(req.query as never) },
 ];

@@ -1,3 +1,4 @@
+import { backupNameSchema } from '@uf/shared/admin.schema';
 import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads';
 import {
   apiLeadListSchema,
@@ -16,6 +17,7 @@ import {
 } from '../services/admin-leads.service';
 import { listAudit } from '../services/audit.service';
 import { backupDatabase } from '../services/backup.service';
+import { deleteBackup, listBackups } from '../services/backup-files.service';
 import type { Context } from './context';
 import { clientIp } from './request-meta';
 import { adminProcedure, router } from './trpc';
@@ -74,8 +76,23 @@ export function createAdminRouter() {
       ...deleteProcedures(API_LEADS),
     }),
     backup: adminProcedure.mutation(({ ctx }) =>
-      backupDatabase(ctx.services.db.pool, ctx.services.backupSource, ctx.config.backupDir, actorOf(ctx)),
+      backupDatabase(
+        ctx.services.db.pool,
+        ctx.services.backupSource,
+        ctx.config.backupDir,
+        actorOf(ctx),
+        ctx.config.backupKeep,
+      ),
     ),
+    // The files in BACKUP_DIR (issue 26); the download streams (rest/admin-stream-routes.ts).
+    backups: router({
+      list: adminProcedure.query(({ ctx }) => listBackups(ctx.config.backupDir)),
+      remove: adminProcedure
+        .input(backupNameSchema)
+        .mutation(({ ctx, input }) =>
+          deleteBackup(ctx.services.db.pool, ctx.config.backupDir, input.name, actorOf(ctx)),
+        ),
+    }),
     auditLog: adminProcedure
       .input(auditLogQuerySchema)
       .query(({ ctx, input }) => listAudit(ctx.services.db.pool, input)),

@@ -23,6 +23,8 @@ export type DashboardActionHandlers = {
   onDataRequests: () => void;
   /** The audit log of admin actions (issue 7). */
   onAuditLog: () => void;
+  /** The backup files: list, download, delete (issue 26). */
+  onBackups: () => void;
   onLogout: () => void;
   isRefreshing: boolean;
   isExporting: boolean;
@@ -60,6 +62,7 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
     { key: 'logout', label: 'Logout', onClick: h.onLogout, loading: h.isLoggingOut, variant: 'default' },
     { key: 'data-requests', label: 'Data Requests', onClick: h.onDataRequests, isInMenu: true },
     { key: 'audit-log', label: 'Audit Log', onClick: h.onAuditLog, isInMenu: true },
+    { key: 'backups', label: 'Backups', onClick: h.onBackups, isInMenu: true },
   );
   return actions;
 }

@@ -8,6 +8,7 @@ import { clearNotifications, notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { AuditLogDialog } from './audit-log-dialog';
+import { BackupsDialog } from './backups-dialog';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { ConsentReceiptDetails } from './consent-receipt';
 import { DashboardHeader, dashboardActions } from './dashboard-header';
@@ -36,6 +37,7 @@ export function LeadsDashboardPage() {
   const [isRefreshing, setRefreshing] = useState(false);
   const [dataRequestsOpen, setDataRequestsOpen] = useState(false);
   const [auditLogOpen, setAuditLogOpen] = useState(false);
+  const [backupsOpen, setBackupsOpen] = useState(false);
 
   // Signed out, or the session ended while the page was open: back to the sign-in page.
   const signedOut =
@@ -93,6 +95,7 @@ export function LeadsDashboardPage() {
     onAnalytics: () => void navigate({ to: '/admin/analytics' }),
     onDataRequests: () => setDataRequestsOpen(true),
     onAuditLog: () => setAuditLogOpen(true),
+    onBackups: () => setBackupsOpen(true),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,
@@ -210,6 +213,7 @@ export function LeadsDashboardPage() {
       <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
       <DataRequestDialog opened={dataRequestsOpen} onClose={() => setDataRequestsOpen(false)} />
       <AuditLogDialog opened={auditLogOpen} onClose={() => setAuditLogOpen(false)} />
+      <BackupsDialog opened={backupsOpen} onClose={() => setBackupsOpen(false)} />
     </Container>
   );
 }
