@@ -41,6 +41,8 @@ const ISSUE_PATHS = [
   'GET /api/admin/backups',
   'GET /api/admin/backups/{name}',
   'DELETE /api/admin/backups/{name}',
+  'DELETE /api/admin/leads/matching',
+  'DELETE /api/admin/api-leads/matching',
 ];
 
 type Operation = { operationId: string; parameters: { name: string; in: string }[] };

@@ -257,6 +257,24 @@ const RATE_HEADERS = {
 };
 
 /** Keyed by "METHOD /path" exactly as registered (Fastify's :param form). */
+/** "Select all N matching" (issue 26): a bulk delete by filter, guarded by the count the admin confirmed. */
+function deleteMatchingDoc(what: string, filters: JsonSchema): OperationDoc {
+  return {
+    tag: 'Admin',
+    summary: `Delete every matching ${what.replace(/s$/, '')}`,
+    description: `Deletes all ${what} the filters match (the list's filters, as an object), in batches of 5,000 on the server. \`expectedCount\` is the number of matching leads the admin confirmed: when a different number matches now, nothing is deleted and the answer is 409. One audit entry with the filters and counts.`,
+    auth: 'admin',
+    body: {
+      schema: object({ filters, expectedCount: int('How many leads the filters matched when confirmed') }),
+      example: { filters: { campaign: 'spam-burst' }, expectedCount: 3000 },
+    },
+    responses: {
+      '200': json('Deleted', object({ deletedCount: int() })),
+      '409': json('A different number of leads matches now; nothing was deleted', ref('Error')),
+    },
+  };
+}
+
 export const operations: Record<string, OperationDoc> = {
   'POST /api/submit-search': {
     tag: 'Public',
@@ -496,6 +514,8 @@ export const operations: Record<string, OperationDoc> = {
     },
     responses: { '200': json('Deleted', object({ deletedCount: int() })) },
   },
+  'DELETE /api/admin/leads/matching': deleteMatchingDoc('website leads', websiteFilters),
+  'DELETE /api/admin/api-leads/matching': deleteMatchingDoc('API leads', apiFilters),
   'GET /api/admin/analytics': {
     tag: 'Admin',
     summary: 'Visitor analytics',

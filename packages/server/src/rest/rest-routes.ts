@@ -128,6 +128,17 @@ export const restRoutes: RestRoute[] = [
     bodyLimit: BULK_DELETE_BODY_LIMIT,
     call: (c, req) => c.admin.leads.bulkRemove(body(req) as never),
   },
+  // "Select all N matching" (issue 26): {filters, expectedCount} instead of ids.
+  {
+    method: 'DELETE',
+    url: '/api/admin/leads/matching',
+    call: (c, req) => c.admin.leads.removeMatching(body(req) as never),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/admin/api-leads/matching',
+    call: (c, req) => c.admin.apiLeads.removeMatching(body(req) as never),
+  },
   {
     method: 'DELETE',
     url: '/api/admin/api-leads/:id',
