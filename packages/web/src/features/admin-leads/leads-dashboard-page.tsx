@@ -16,7 +16,7 @@ import { DataRequestDialog } from './data-request-dialog';
 import { API_LEAD_COLUMNS, WEBSITE_LEAD_COLUMNS } from './lead-columns';
 import { API_FILTER_FIELDS, WEBSITE_FILTER_FIELDS } from './lead-filters';
 import { LeadsSection } from './leads-section';
-import { useApiLeads, useWebsiteLeads } from './use-leads';
+import { selectionCount, useApiLeads, useWebsiteLeads } from './use-leads';
 
 const isUnauthorized = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.unauthorized;
 const fullName = (row: { firstName: string; lastName: string }) => `${row.firstName} ${row.lastName}`;
@@ -87,7 +87,7 @@ export function LeadsDashboardPage() {
   };
 
   const actions = dashboardActions({
-    selectedCount: website.listing.selected.size,
+    selectedCount: selectionCount(website.listing, website.list.data?.total),
     onBulkDelete: website.actions.askDeleteSelected,
     onRefresh: () => void refresh(),
     onExport: () => void website.actions.exportCsv(),
@@ -106,7 +106,7 @@ export function LeadsDashboardPage() {
 
   const ws = website.stats.data;
   const as = api.stats.data;
-  const apiSelected = api.listing.selected.size;
+  const apiSelected = selectionCount(api.listing, api.list.data?.total);
 
   return (
     <Container fluid py="lg" px={{ base: 'sm', md: 'lg' }}>
@@ -180,6 +180,7 @@ export function LeadsDashboardPage() {
                 loading: 'Loading API leads...',
                 empty: 'No API leads found',
                 fetchFailed: ADMIN_TOASTS.fetchApiLeadsFailed,
+                itemsName: 'API leads',
                 rowName: (row) => `API lead ${fullName(row)}`,
                 drawerTitle: (row) => `API lead ${fullName(row)}`,
               }}

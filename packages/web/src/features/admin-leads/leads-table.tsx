@@ -1,4 +1,5 @@
 import {
+  Alert,
   Button,
   Card,
   Center,
@@ -30,6 +31,8 @@ export type LeadsTableTexts<T> = {
   rowName: (row: T) => string;
   /** The lead drawer's title, e.g. "Lead Jane Doe". */
   drawerTitle: (row: T) => string;
+  /** What the rows are, for "Select all 3,000 matching leads" (default 'leads'). */
+  itemsName?: string;
 };
 
 type Props<T extends { id: string }> = {
@@ -116,6 +119,13 @@ export function LeadsTable<T extends { id: string }>({
   const selectedCount = listedIds.filter((id) => listing.selected.has(id)).length;
   const allSelected = listed.length > 0 && selectedCount === listed.length;
   const pages = Math.max(1, Math.ceil((total ?? 0) / listing.pageSize));
+  const matchingCount = total ?? 0;
+  const itemsName = texts.itemsName ?? 'leads';
+  // Gmail's offer (issue 26): the whole page is selected and more leads match than it shows.
+  const offersAllMatching =
+    !isLoading &&
+    listed.length > 0 &&
+    (listing.allMatching || (allSelected && matchingCount > listed.length));
 
   let body: ReactNode;
   if (isLoading) {
@@ -238,6 +248,29 @@ export function LeadsTable<T extends { id: string }>({
           <ColumnChooser choice={choice} />
         </Group>
       </Group>
+      {offersAllMatching && (
+        <Alert color="blue" variant="light" py="xs" mb="sm" role="status">
+          {listing.allMatching ? (
+            <Group gap="xs">
+              <Text size="sm">
+                All {matchingCount.toLocaleString()} {itemsName} matching the filters are selected.
+              </Text>
+              <Button size="compact-sm" variant="subtle" onClick={listing.clearSelection}>
+                Clear selection
+              </Button>
+            </Group>
+          ) : (
+            <Group gap="xs">
+              <Text size="sm">
+                All {listed.length.toLocaleString()} {itemsName} on this page are selected.
+              </Text>
+              <Button size="compact-sm" variant="subtle" onClick={listing.selectAllMatching}>
+                Select all {matchingCount.toLocaleString()} matching
+              </Button>
+            </Group>
+          )}
+        </Alert>
+      )}
       {body}
       <Group justify="space-between" mt="md">
         <NativeSelect
