@@ -140,7 +140,7 @@ describe('the business clock, seen from a browser in Tokyo', () => {
     await dialog.waitFor({ state: 'hidden' });
   });
 
-  it("date presets are New York days even when Tokyo's calendar has moved on", async () => {
+  it("date presets are New York days even when Tokyo's calendar has moved on; the cards name the range", async () => {
     // 02:30 UTC: the 25th in Tokyo, still the 24th in New York.
     await page.clock.setFixedTime(new Date('2026-11-25T02:30:00Z'));
     await gotoReady(page, '/admin/analytics');
@@ -149,5 +149,12 @@ describe('the business clock, seen from a browser in Tokyo', () => {
     expect(new URL(page.url()).searchParams.get('endDate')).toBe('2026-11-24');
     await page.getByRole('group', { name: 'Date presets' }).getByRole('button', { name: '7 days' }).click();
     await page.waitForURL(/startDate=2026-11-18/);
+    // Every card names the range it counts; the spec's caption stays beside it.
+    const pageViews = page.getByRole('group', { name: 'Total Page Views' });
+    await pageViews.getByText('All time').waitFor();
+    await pageViews.getByTestId('card-range').filter({ hasText: 'Nov 18 – Nov 24, 2026 (ET)' }).waitFor();
+    const ranges = await page.getByTestId('card-range').allTextContents();
+    expect(ranges.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(ranges)).toEqual(new Set(['Nov 18 – Nov 24, 2026 (ET)']));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatPercent, presetRange, zeroFillDays } from './analytics-dashboard';
+import { formatChange, formatPercent, presetRange, rangeLabel, zeroFillDays } from './analytics-dashboard';
 
 const day = (date: string, views = 1) => ({ date, views, clicks: 0, surveyStarts: 0 });
 const zero = (date: string) => ({ date, views: 0, clicks: 0, surveyStarts: 0 });
@@ -64,5 +64,16 @@ describe('formatPercent', () => {
     expect(formatPercent(2.5)).toBe('2.5%');
     expect(formatPercent(0)).toBe('0%');
     expect(formatPercent(null)).toBe('—');
+  });
+});
+
+describe('rangeLabel', () => {
+  it('names the range a card counts', () => {
+    expect(rangeLabel({})).toBe('All dates');
+    expect(rangeLabel({ startDate: '2026-11-18' })).toBe('Since Nov 18, 2026');
+    expect(rangeLabel({ endDate: '2026-11-24' })).toBe('Until Nov 24, 2026');
+    expect(rangeLabel({ startDate: '2026-11-24', endDate: '2026-11-24' })).toBe('Nov 24, 2026');
+    expect(rangeLabel({ startDate: '2026-11-18', endDate: '2026-11-24' })).toBe('Nov 18 – Nov 24, 2026');
+    expect(rangeLabel({ startDate: '2025-12-28', endDate: '2026-01-03' })).toBe('Dec 28, 2025 – Jan 3, 2026');
   });
 });

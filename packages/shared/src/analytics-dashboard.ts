@@ -188,3 +188,30 @@ export function presetRange(preset: DatePreset, today: string): { startDate: str
   else if (preset === 'This month') start.setUTCDate(1);
   return { startDate: start.toISOString().slice(0, 10), endDate: today };
 }
+
+const dayFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const monthDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const asDay = (iso: string) => new Date(`${iso}T00:00:00Z`);
+
+/**
+ * The range a card counts, in words (issue 26: every card names its range). The dates are calendar days
+ * in TIME_ZONE already (formatted in UTC so they never shift): 'Nov 18 – Nov 24, 2026', 'Since Nov 18,
+ * 2026', 'All dates'.
+ */
+export function rangeLabel(range: { startDate?: string; endDate?: string }): string {
+  const { startDate, endDate } = range;
+  if (!startDate && !endDate) return 'All dates';
+  if (startDate && !endDate) return `Since ${dayFormat.format(asDay(startDate))}`;
+  if (!startDate && endDate) return `Until ${dayFormat.format(asDay(endDate))}`;
+  const start = startDate ?? '';
+  const end = endDate ?? '';
+  if (start === end) return dayFormat.format(asDay(end));
+  const from =
+    start.slice(0, 4) === end.slice(0, 4) ? monthDay.format(asDay(start)) : dayFormat.format(asDay(start));
+  return `${from} – ${dayFormat.format(asDay(end))}`;
+}
