@@ -30,6 +30,8 @@ export default async function setup(project: TestProject) {
       ADMIN_PASSWORD: 'e2e-password-123',
       // The analytics tests send visitors' countries the way Cloudflare would (issue 5).
       ANALYTICS_COUNTRY_HEADER: 'CF-IPCountry',
+      // The business clock the admin shows (issue 26): e2e browsers in other zones see New York times.
+      TIME_ZONE: 'America/New_York',
     },
     'inherit',
   );

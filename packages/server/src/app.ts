@@ -316,7 +316,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       createContext,
       operations,
     );
-    await withSession.register(adminStreamRoutes, { pool: db.pool, timeZone: config.timeZone });
+    await withSession.register(adminStreamRoutes, {
+      pool: db.pool,
+      timeZone: config.timeZone,
+      backupDir: config.backupDir,
+    });
   });
 
   await app.register(spaPlugin, {
@@ -326,6 +330,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       supportEmail: config.supportEmail,
       adPixelScriptUrl: config.adPixelScriptUrl ?? null,
       trustedFormEnabled: config.trustedFormEnabled,
+      // The business clock (issue 26): the admin shows every date and time in this zone.
+      timeZone: config.timeZone,
     },
   });
   // The landing form posted by the browser itself (ADR 057): the same operations as the API's doors.

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
+import { DEFAULT_SUPPORT_EMAIL, DEFAULT_TIME_ZONE } from '@uf/shared/constants';
 import { z } from 'zod';
 
 // The only reader of process.env. Every variable is listed in the README's configuration table.
@@ -35,6 +35,13 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default(DEFAULT_SUPPORT_EMAIL),
   BACKUP_DIR: z.string().min(1).optional(),
+  // The app's own backups kept after each new one (issue 26); the compose sidecar reads the same name.
+  BACKUP_KEEP: z.coerce
+    .number({ error: 'must be a number of backups' })
+    .int('must be a whole number of backups')
+    .min(1, 'must be at least 1')
+    .max(10_000)
+    .default(14),
   // Fastify 5.12 ignores a hop count (it cannot tell a proxy from a direct client), so one would
   // silently trust nothing: refuse it and ask for the proxy's addresses instead.
   TRUST_PROXY: z
@@ -46,7 +53,7 @@ const envSchema = z.object({
     ),
   TIME_ZONE: z
     .string()
-    .default('America/New_York')
+    .default(DEFAULT_TIME_ZONE)
     .refine((tz) => {
       try {
         new Intl.DateTimeFormat('en-US', { timeZone: tz });
@@ -108,6 +115,8 @@ export type AppConfig = {
   adminPasswordScryptLogN: number;
   supportEmail: string;
   backupDir: string;
+  /** The newest this many of the app's backups (uf-backup-…) are kept after each backup. */
+  backupKeep: number;
   /** Fastify trustProxy: false, true, or a comma-separated list of addresses/CIDRs. */
   trustProxy: boolean | string;
   timeZone: string;
@@ -175,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminPasswordScryptLogN: e.ADMIN_PASSWORD_SCRYPT_LOG_N,
     supportEmail: e.SUPPORT_EMAIL,
     backupDir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, 'backups')),
+    backupKeep: e.BACKUP_KEEP,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     timeZone: e.TIME_ZONE,
     logLevel: e.LOG_LEVEL,

@@ -105,7 +105,7 @@ describe('website leads CSV export', () => {
       streetAddress: 'Apt 4\nLine two',
       birthYear: '1970',
       consentGiven: 'true',
-      createdAt: '2026-05-01T12:00:00.000Z',
+      createdAt: '2026-05-01T07:00:00.000-05:00', // TIME_ZONE with its offset (issue 26)
     });
   });
 
@@ -175,7 +175,11 @@ describe('API leads CSV export', () => {
       'optedOut',
     ]);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ state: 'TX', city: "'@Austin", createdAt: '2026-06-01T12:00:00.000Z' });
+    expect(rows[0]).toMatchObject({
+      state: 'TX',
+      city: "'@Austin",
+      createdAt: '2026-06-01T07:00:00.000-05:00',
+    });
     const all = await exportCsv('/api/admin/export-api-leads?state=all&birthYear=');
     expect(all.rows).toHaveLength(2);
   });

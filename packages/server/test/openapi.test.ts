@@ -38,6 +38,11 @@ const ISSUE_PATHS = [
   'POST /api/admin/data-requests/lookup',
   'POST /api/admin/data-requests/export',
   'DELETE /api/admin/data-requests',
+  'GET /api/admin/backups',
+  'GET /api/admin/backups/{name}',
+  'DELETE /api/admin/backups/{name}',
+  'DELETE /api/admin/leads/matching',
+  'DELETE /api/admin/api-leads/matching',
 ];
 
 type Operation = { operationId: string; parameters: { name: string; in: string }[] };

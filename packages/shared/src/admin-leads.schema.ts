@@ -131,6 +131,24 @@ export const bulkDeleteSchema = z.object({
 });
 export type BulkDeleteInput = z.infer<typeof bulkDeleteSchema>;
 
+/**
+ * "Select all N matching" (issue 26): delete every lead the filters match, not a list of ids. The admin
+ * confirmed N (`expectedCount`); the server deletes only when N still match, so nothing the admin did
+ * not see counted goes with them.
+ */
+const expectedCountSchema = z.coerce
+  .number({ error: 'expectedCount must be the number of matching leads you confirmed' })
+  .int('expectedCount must be a whole number')
+  .min(1, 'expectedCount must be at least 1');
+export const websiteDeleteMatchingSchema = z.object({
+  filters: websiteLeadFiltersSchema,
+  expectedCount: expectedCountSchema,
+});
+export const apiDeleteMatchingSchema = z.object({
+  filters: apiLeadFiltersSchema,
+  expectedCount: expectedCountSchema,
+});
+
 export const auditLogQuerySchema = z.object({
   limit: z.preprocess(unset, positiveInt('limit', 500).default(100)),
   before: z.preprocess(unset, positiveInt('before', Number.MAX_SAFE_INTEGER).optional()),

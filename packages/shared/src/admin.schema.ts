@@ -71,3 +71,11 @@ export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 export const sessionIdSchema = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(100)),
 });
+
+/**
+ * A backup's file name (issue 26). Any text is accepted here: the server answers 404 for whatever is
+ * not a backup in BACKUP_DIR (a path, `..`), so a probe learns nothing from a 400.
+ */
+export const backupNameSchema = z.object({
+  name: z.string().check(z.minLength(1), z.maxLength(1000)),
+});

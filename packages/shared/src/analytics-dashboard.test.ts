@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatPercent, presetRange, zeroFillDays } from './analytics-dashboard';
+import { formatChange, formatPercent, presetRange, rangeLabel, zeroFillDays } from './analytics-dashboard';
 
 const day = (date: string, views = 1) => ({ date, views, clicks: 0, surveyStarts: 0 });
 const zero = (date: string) => ({ date, views: 0, clicks: 0, surveyStarts: 0 });
@@ -35,12 +35,12 @@ describe('zeroFillDays', () => {
 
 describe('presetRange', () => {
   it('gives inclusive ranges ending today, across month and year ends', () => {
-    const today = new Date(2026, 2, 3); // 3 March 2026, local
+    const today = '2026-03-03';
     expect(presetRange('Today', today)).toEqual({ startDate: '2026-03-03', endDate: '2026-03-03' });
     expect(presetRange('7 days', today)).toEqual({ startDate: '2026-02-25', endDate: '2026-03-03' });
     expect(presetRange('30 days', today)).toEqual({ startDate: '2026-02-02', endDate: '2026-03-03' });
     expect(presetRange('This month', today)).toEqual({ startDate: '2026-03-01', endDate: '2026-03-03' });
-    expect(presetRange('7 days', new Date(2026, 0, 2))).toEqual({
+    expect(presetRange('7 days', '2026-01-02')).toEqual({
       startDate: '2025-12-27',
       endDate: '2026-01-02',
     });
@@ -64,5 +64,16 @@ describe('formatPercent', () => {
     expect(formatPercent(2.5)).toBe('2.5%');
     expect(formatPercent(0)).toBe('0%');
     expect(formatPercent(null)).toBe('—');
+  });
+});
+
+describe('rangeLabel', () => {
+  it('names the range a card counts', () => {
+    expect(rangeLabel({})).toBe('All dates');
+    expect(rangeLabel({ startDate: '2026-11-18' })).toBe('Since Nov 18, 2026');
+    expect(rangeLabel({ endDate: '2026-11-24' })).toBe('Until Nov 24, 2026');
+    expect(rangeLabel({ startDate: '2026-11-24', endDate: '2026-11-24' })).toBe('Nov 24, 2026');
+    expect(rangeLabel({ startDate: '2026-11-18', endDate: '2026-11-24' })).toBe('Nov 18 – Nov 24, 2026');
+    expect(rangeLabel({ startDate: '2025-12-28', endDate: '2026-01-03' })).toBe('Dec 28, 2025 – Jan 3, 2026');
   });
 });

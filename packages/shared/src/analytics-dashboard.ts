@@ -176,15 +176,42 @@ export function zeroFillDays(
 export const DATE_PRESETS = ['Today', '7 days', '30 days', 'This month'] as const;
 export type DatePreset = (typeof DATE_PRESETS)[number];
 
-const ymd = (d: Date) =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+/**
+ * The start and end dates (inclusive, YYYY-MM-DD) of a preset ending on the calendar day `today`
+ * (YYYY-MM-DD: today in TIME_ZONE, not in the browser's zone — issue 26). Day arithmetic in UTC, where
+ * every day has 24 hours.
+ */
+export function presetRange(preset: DatePreset, today: string): { startDate: string; endDate: string } {
+  const start = new Date(`${today}T00:00:00Z`);
+  if (preset === '7 days') start.setUTCDate(start.getUTCDate() - 6);
+  else if (preset === '30 days') start.setUTCDate(start.getUTCDate() - 29);
+  else if (preset === 'This month') start.setUTCDate(1);
+  return { startDate: start.toISOString().slice(0, 10), endDate: today };
+}
 
-/** The start and end dates (inclusive, YYYY-MM-DD) of a preset ending `today` (local calendar). */
-export function presetRange(preset: DatePreset, today: Date): { startDate: string; endDate: string } {
-  const end = ymd(today);
-  const start = new Date(today.getFullYear(), today.getMonth(), today.getDate());
-  if (preset === '7 days') start.setDate(start.getDate() - 6);
-  else if (preset === '30 days') start.setDate(start.getDate() - 29);
-  else if (preset === 'This month') start.setDate(1);
-  return { startDate: ymd(start), endDate: end };
+const dayFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const monthDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const asDay = (iso: string) => new Date(`${iso}T00:00:00Z`);
+
+/**
+ * The range a card counts, in words (issue 26: every card names its range). The dates are calendar days
+ * in TIME_ZONE already (formatted in UTC so they never shift): 'Nov 18 – Nov 24, 2026', 'Since Nov 18,
+ * 2026', 'All dates'.
+ */
+export function rangeLabel(range: { startDate?: string; endDate?: string }): string {
+  const { startDate, endDate } = range;
+  if (!startDate && !endDate) return 'All dates';
+  if (startDate && !endDate) return `Since ${dayFormat.format(asDay(startDate))}`;
+  if (!startDate && endDate) return `Until ${dayFormat.format(asDay(endDate))}`;
+  const start = startDate ?? '';
+  const end = endDate ?? '';
+  if (start === end) return dayFormat.format(asDay(end));
+  const from =
+    start.slice(0, 4) === end.slice(0, 4) ? monthDay.format(asDay(start)) : dayFormat.format(asDay(start));
+  return `${from} – ${dayFormat.format(asDay(end))}`;
 }

@@ -50,3 +50,6 @@ export const TOAST = {
 } as const;
 
 export const DEFAULT_SUPPORT_EMAIL = 'support@unclaimedfundsfinder.com';
+
+/** TIME_ZONE when unset: the business day of the server and of the admin's clock (issue 26). */
+export const DEFAULT_TIME_ZONE = 'America/New_York';

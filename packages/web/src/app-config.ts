@@ -1,4 +1,4 @@
-import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
+import { DEFAULT_SUPPORT_EMAIL, DEFAULT_TIME_ZONE } from '@uf/shared/constants';
 import { PAGE_DATE_TOKENS, type PageDates, pageDates } from '@uf/shared/page-dates';
 
 // Runtime configuration the server writes into index.html (<meta name="app-config">), so one build
@@ -10,6 +10,8 @@ export type AppConfig = {
   adPixelScriptUrl: string | null;
   /** TRUSTEDFORM_ENABLED: load the TrustedForm script on the lead form (nothing third-party otherwise). */
   trustedFormEnabled: boolean;
+  /** TIME_ZONE: the business clock every admin date and time is shown and read in (issue 26). */
+  timeZone: string;
   /** Today and this year as the pages show them, filled in by the server per request (ADR 053). */
   dates: PageDates;
 };
@@ -19,6 +21,7 @@ function readConfig(): AppConfig {
     supportEmail: DEFAULT_SUPPORT_EMAIL,
     adPixelScriptUrl: null,
     trustedFormEnabled: false,
+    timeZone: DEFAULT_TIME_ZONE,
     dates: pageDates(new Date()),
   };
   // The build-time render (entry-server.tsx): the dates are left as tokens for the server to fill in.

@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { recordAudit } from '../services/audit.service';
 import { createBackup, detectBackupKind, restorePostgres } from '../services/backup.service';
+import { pruneAppBackups } from '../services/backup-files.service';
 import { restoreLogicalBackup } from '../services/logical-backup';
 import { type CliCommand, requirePositional, UsageError } from './command';
 
@@ -24,10 +25,11 @@ export const backupCommands: CliCommand[] = [
           embedded ? { kind: 'embedded', pool: db.pool } : { kind: 'postgres', url },
           ctx.config.backupDir,
         );
+        const pruned = await pruneAppBackups(ctx.config.backupDir, ctx.config.backupKeep);
         await recordAudit(db.pool, {
           actor: operator(),
           action: 'database.backup',
-          detail: { filepath: result.filepath },
+          detail: pruned.length ? { filepath: result.filepath, pruned } : { filepath: result.filepath },
         });
         return result;
       });

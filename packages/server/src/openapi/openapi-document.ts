@@ -51,7 +51,8 @@ function buildOperation(route: RegisteredRoute, doc: OperationDoc | undefined) {
     name: m[1],
     in: 'path',
     required: true,
-    schema: { type: 'string', format: 'uuid' },
+    // An {id} is a UUID; other path parameters say what they are (a backup's file name).
+    schema: doc?.pathParams?.[m[1] ?? ''] ?? { type: 'string', format: 'uuid' },
   }));
   if (!doc) {
     return {

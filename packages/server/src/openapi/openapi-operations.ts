@@ -43,6 +43,8 @@ export type OperationDoc = {
   description?: string;
   auth?: 'admin' | 'partner' | 'metrics';
   query?: JsonSchema;
+  /** Path parameters that are not UUIDs. */
+  pathParams?: Record<string, JsonSchema>;
   headers?: { name: string; required: boolean; description: string; schema: JsonSchema }[];
   body?: { schema: JsonSchema; example?: unknown };
   responses: Record<string, ResponseDoc>;
@@ -67,6 +69,7 @@ const SPEC_FIELD_RULES = {
 
 const stateCode = str('Two-letter US state code (50 states, no DC)', { enum: [...US_STATE_CODES] });
 const isoDate = str('Date, YYYY-MM-DD', { format: 'date' });
+const BACKUP_NAME_PARAM = str('File name of a backup, as listed by GET /api/admin/backups');
 /** The analytics cards' figures over one period (issue 15). */
 const PERIOD_TOTALS = object({
   pageViews: int(),
@@ -259,6 +262,24 @@ const RATE_HEADERS = {
 };
 
 /** Keyed by "METHOD /path" exactly as registered (Fastify's :param form). */
+/** "Select all N matching" (issue 26): a bulk delete by filter, guarded by the count the admin confirmed. */
+function deleteMatchingDoc(what: string, filters: JsonSchema): OperationDoc {
+  return {
+    tag: 'Admin',
+    summary: `Delete every matching ${what.replace(/s$/, '')}`,
+    description: `Deletes all ${what} the filters match (the list's filters, as an object), in batches of 5,000 on the server. \`expectedCount\` is the number of matching leads the admin confirmed: when a different number matches now, nothing is deleted and the answer is 409. One audit entry with the filters and counts.`,
+    auth: 'admin',
+    body: {
+      schema: object({ filters, expectedCount: int('How many leads the filters matched when confirmed') }),
+      example: { filters: { campaign: 'spam-burst' }, expectedCount: 3000 },
+    },
+    responses: {
+      '200': json('Deleted', object({ deletedCount: int() })),
+      '409': json('A different number of leads matches now; nothing was deleted', ref('Error')),
+    },
+  };
+}
+
 export const operations: Record<string, OperationDoc> = {
   'POST /api/submit-search': {
     tag: 'Public',
@@ -536,6 +557,61 @@ export const operations: Record<string, OperationDoc> = {
     auth: 'admin',
     responses: { '200': json('Backup written', object({ filepath: str() })) },
   },
+  'GET /api/admin/backups': {
+    tag: 'Admin',
+    summary: 'List the backups',
+    description:
+      "Every backup file in BACKUP_DIR, newest first: the app's own (`uf-backup-…`, from Backup Database or `npm run cli -- backup`; the newest BACKUP_KEEP are kept) and the backup sidecar's (`scheduled-…`).",
+    auth: 'admin',
+    responses: {
+      '200': json('The backups, newest first', {
+        type: 'array',
+        items: object(
+          {
+            name: str('File name in BACKUP_DIR'),
+            createdAt: str('When the file was written, ISO 8601 UTC', { format: 'date-time' }),
+            sizeBytes: int('Size in bytes'),
+            source: str('Who made it', { enum: ['app', 'scheduled', 'other'] }),
+          },
+          ['name', 'createdAt', 'sizeBytes', 'source'],
+        ),
+      }),
+    },
+  },
+  'GET /api/admin/backups/:name': {
+    tag: 'Admin',
+    summary: 'Download a backup',
+    description:
+      'The file as an attachment. A name that is not a backup file in BACKUP_DIR (a path, `..`, a link) is answered 404, like one that does not exist. Recorded in the audit log.',
+    auth: 'admin',
+    pathParams: { name: BACKUP_NAME_PARAM },
+    responses: {
+      '200': {
+        description: 'The backup file',
+        contentType: 'application/octet-stream',
+        schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+        headers: {
+          'Content-Disposition': {
+            description: 'attachment; filename="<name>"',
+            schema: { type: 'string' },
+          },
+        },
+      },
+      '404': json('No such backup', ref('Error')),
+    },
+  },
+  'DELETE /api/admin/backups/:name': {
+    tag: 'Admin',
+    summary: 'Delete a backup',
+    description:
+      'Deletes one backup file from BACKUP_DIR (404 as for the download). Recorded in the audit log.',
+    auth: 'admin',
+    pathParams: { name: BACKUP_NAME_PARAM },
+    responses: {
+      '200': json('Deleted', object({ name: str(), deleted: { type: 'boolean', const: true } })),
+      '404': json('No such backup', ref('Error')),
+    },
+  },
   'DELETE /api/admin/leads/:id': {
     tag: 'Admin',
     summary: 'Delete one website lead',
@@ -572,6 +648,8 @@ export const operations: Record<string, OperationDoc> = {
     },
     responses: { '200': json('Deleted', object({ deletedCount: int() })) },
   },
+  'DELETE /api/admin/leads/matching': deleteMatchingDoc('website leads', websiteFilters),
+  'DELETE /api/admin/api-leads/matching': deleteMatchingDoc('API leads', apiFilters),
   'GET /api/admin/analytics': {
     tag: 'Admin',
     summary: 'Visitor analytics',

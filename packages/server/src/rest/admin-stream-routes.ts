@@ -1,3 +1,4 @@
+import { backupNameSchema } from '@uf/shared/admin.schema';
 import {
   apiLeadFiltersSchema,
   apiLeadListSchema,
@@ -10,6 +11,7 @@ import type { z } from 'zod';
 import { requireAdmin, type SignedInAdmin } from '../plugins/admin-guard';
 import { API_LEADS, type LeadTable, WEBSITE_LEADS } from '../services/admin-lead-tables';
 import { listLeads, streamLeadsJson } from '../services/admin-leads.service';
+import { openBackup } from '../services/backup-files.service';
 import { exportLeadsCsv } from '../services/lead-export.service';
 import { clientIp } from '../trpc/request-meta';
 import { replyWithError } from './rest-adapter';
@@ -25,7 +27,7 @@ type FilterSchema = typeof websiteLeadFiltersSchema | typeof apiLeadFiltersSchem
 type Route = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 type Handler = (req: FastifyRequest, reply: FastifyReply, admin: SignedInAdmin) => Promise<unknown>;
 
-export type AdminStreamRoutesOptions = { pool: Pool; timeZone: string };
+export type AdminStreamRoutesOptions = { pool: Pool; timeZone: string; backupDir: string };
 
 function guarded(handler: Handler): Route {
   return async (req, reply) => {
@@ -64,6 +66,23 @@ export async function adminStreamRoutes(app: FastifyInstance, opts: AdminStreamR
         .header('content-disposition', `attachment; filename="${fileName}"`)
         .send(stream);
     };
+
+  // A backup file as a download (issue 26): 404 for anything that is not a backup in BACKUP_DIR.
+  app.get(
+    '/api/admin/backups/:name',
+    guarded(async (req, reply, admin) => {
+      const { name } = backupNameSchema.parse(req.params);
+      const { stream, sizeBytes } = await openBackup(opts.pool, opts.backupDir, name, {
+        username: admin.username,
+        ipAddress: clientIp(req),
+      });
+      return reply
+        .type('application/octet-stream')
+        .header('content-length', String(sizeBytes))
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(stream);
+    }),
+  );
 
   app.get('/api/admin/leads', guarded(list(WEBSITE_LEADS, websiteLeadListSchema)));
   app.get('/api/admin/api-leads', guarded(list(API_LEADS, apiLeadListSchema)));

@@ -171,6 +171,17 @@ export const restRoutes: RestRoute[] = [
     bodyLimit: BULK_DELETE_BODY_LIMIT,
     call: (c, req) => c.admin.leads.bulkRemove(body(req) as never),
   },
+  // "Select all N matching" (issue 26): {filters, expectedCount} instead of ids.
+  {
+    method: 'DELETE',
+    url: '/api/admin/leads/matching',
+    call: (c, req) => c.admin.leads.removeMatching(body(req) as never),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/admin/api-leads/matching',
+    call: (c, req) => c.admin.apiLeads.removeMatching(body(req) as never),
+  },
   {
     method: 'DELETE',
     url: '/api/admin/api-leads/:id',
@@ -183,5 +194,12 @@ export const restRoutes: RestRoute[] = [
     call: (c, req) => c.admin.apiLeads.bulkRemove(body(req) as never),
   },
   { method: 'POST', url: '/api/admin/backup', call: (c) => c.admin.backup() },
+  // The backup files (issue 26); GET /api/admin/backups/:name streams (rest/admin-stream-routes.ts).
+  { method: 'GET', url: '/api/admin/backups', call: (c) => c.admin.backups.list() },
+  {
+    method: 'DELETE',
+    url: '/api/admin/backups/:name',
+    call: (c, req) => c.admin.backups.remove({ name: params(req).name ?? '' }),
+  },
   { method: 'GET', url: '/api/admin/audit-log', call: (c, req) => c.admin.auditLog(req.query as never) },
 ];

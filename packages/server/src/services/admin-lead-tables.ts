@@ -124,7 +124,13 @@ export function csvSelectSql(table: LeadTable): string {
   return table.fields
     .map((field) => {
       const column = columnOf(table, field);
-      const value = valueSql(column);
+      // Times in the business zone with its offset (issue 26, ADR 060): '2026-05-01T07:00:00.000-05:00'
+      // reads as New York time and is still one exact instant. The session's TimeZone is TIME_ZONE
+      // (exportLeadsCsv sets it on the export's own connection).
+      const value =
+        column.kind === 'timestamp'
+          ? `to_char(${column.column}, 'YYYY-MM-DD"T"HH24:MI:SS.MSTZH:TZM')`
+          : valueSql(column);
       const cell =
         column.kind === 'text'
           ? `case when ascii(${value}) in (${FORMULA_STARTS}) then '''' || ${value} else ${value} end`

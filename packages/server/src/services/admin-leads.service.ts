@@ -154,6 +154,47 @@ export async function deleteLead(pool: Pool, table: LeadTable, id: string, actor
   return { id, deletedCount: 1 };
 }
 
+/** Rows per DELETE statement of a delete-matching: short statements, no long lock on the table. */
+export const DELETE_MATCHING_BATCH = 5000;
+
+/**
+ * "Select all N matching" (issue 26): deletes every lead the filters match, in batches. The matching ids
+ * are read first, in one statement; when they are not the `expectedCount` the admin confirmed (leads
+ * arrived or went since), nothing is deleted and the answer is 409 with the current count. Then the ids
+ * are deleted DELETE_MATCHING_BATCH at a time, so a lead that arrives meanwhile — matching or not — is
+ * never touched. One audit entry with the filters and the counts.
+ */
+export async function deleteMatchingLeads(
+  pool: Pool,
+  table: LeadTable,
+  options: { filters: Filters; expectedCount: number; timeZone: string; actor: Actor },
+) {
+  const query = parameterBinder();
+  const where = whereSql(table, options.filters, options.timeZone, query.bind);
+  const { rows } = await pool.query<{ id: string }>(`select id from ${table.table} ${where}`, query.params);
+  if (rows.length !== options.expectedCount) {
+    throw new AppError(
+      ERROR_CODES.conflict,
+      `The matching leads changed: ${rows.length.toLocaleString('en-US')} match now, not the ${options.expectedCount.toLocaleString('en-US')} you confirmed. Refresh and try again.`,
+      undefined,
+      { matching: rows.length },
+    );
+  }
+  let deletedCount = 0;
+  for (let i = 0; i < rows.length; i += DELETE_MATCHING_BATCH) {
+    const ids = rows.slice(i, i + DELETE_MATCHING_BATCH).map((r) => r.id);
+    const { rowCount } = await pool.query(`delete from ${table.table} where id = any($1::uuid[])`, [ids]);
+    deletedCount += rowCount ?? 0;
+  }
+  await recordAudit(pool, {
+    actor: options.actor.username,
+    action: DELETE_ACTION[table.kind],
+    detail: { matching: options.filters, requested: rows.length, deleted: deletedCount },
+    ipAddress: options.actor.ipAddress,
+  });
+  return { deletedCount };
+}
+
 /** Deletes every listed lead in ONE statement; ids that no longer exist are simply not counted. */
 export async function deleteLeads(pool: Pool, table: LeadTable, ids: string[], actor: Actor) {
   const unique = [...new Set(ids)];

@@ -19,6 +19,8 @@ export type AuditAction =
   | 'api_leads.export'
   | 'api_leads.delete'
   | 'database.backup'
+  | 'database.backup_download'
+  | 'database.backup_delete'
   | 'privacy.lookup'
   | 'privacy.export'
   | 'privacy.delete'

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Pool } from 'pg';
 import type { Actor } from './admin-leads.service';
 import { recordAudit } from './audit.service';
+import { pruneAppBackups } from './backup-files.service';
 import { isLogicalBackup, writeLogicalBackup } from './logical-backup';
 
 // Restorable database backups (ADR 010, ADR 050). Against PostgreSQL: pg_dump's custom format,
@@ -135,13 +136,23 @@ export async function createBackup(
   return { filepath };
 }
 
-/** POST /api/admin/backup: a backup in BACKUP_DIR, recorded in the audit log with its path. */
-export async function backupDatabase(pool: Pool, source: BackupSource, dir: string, actor: Actor) {
+/**
+ * POST /api/admin/backup: a backup in BACKUP_DIR, then the app's backups beyond the newest `keep`
+ * (BACKUP_KEEP) deleted; recorded in the audit log with its path (and what was pruned).
+ */
+export async function backupDatabase(
+  pool: Pool,
+  source: BackupSource,
+  dir: string,
+  actor: Actor,
+  keep: number,
+) {
   const result = await createBackup(source, dir);
+  const pruned = await pruneAppBackups(dir, keep);
   await recordAudit(pool, {
     actor: actor.username,
     action: 'database.backup',
-    detail: { filepath: result.filepath },
+    detail: pruned.length ? { filepath: result.filepath, pruned } : { filepath: result.filepath },
     ipAddress: actor.ipAddress,
   });
   return result;

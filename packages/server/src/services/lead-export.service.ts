@@ -37,6 +37,8 @@ export async function exportLeadsCsv(
   try {
     // COPY streams at the pace of the download: no statement_timeout (ADR 056).
     await withoutTimeouts(client);
+    // The CSV's times are written in TIME_ZONE with its offset (csvSelectSql).
+    await client.query(`select set_config('TimeZone', $1, false)`, [options.timeZone]);
   } catch (err) {
     client.release(true);
     throw err;

@@ -1,8 +1,11 @@
+import { backupNameSchema } from '@uf/shared/admin.schema';
 import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads';
 import {
+  apiDeleteMatchingSchema,
   apiLeadListSchema,
   auditLogQuerySchema,
   bulkDeleteSchema,
+  websiteDeleteMatchingSchema,
   websiteLeadListSchema,
 } from '@uf/shared/admin-leads.schema';
 import { leadIdSchema } from '@uf/shared/lead.schema';
@@ -11,11 +14,13 @@ import {
   apiLeadStats,
   deleteLead,
   deleteLeads,
+  deleteMatchingLeads,
   listLeads,
   websiteLeadStats,
 } from '../services/admin-leads.service';
 import { listAudit } from '../services/audit.service';
 import { backupDatabase } from '../services/backup.service';
+import { deleteBackup, listBackups } from '../services/backup-files.service';
 import type { Context } from './context';
 import { clientIp } from './request-meta';
 import { adminProcedure, router } from './trpc';
@@ -43,8 +48,20 @@ function listProcedure<Row, Schema extends typeof websiteLeadListSchema | typeof
   });
 }
 
-function deleteProcedures(table: LeadTable) {
+function deleteProcedures(
+  table: LeadTable,
+  matchingSchema: typeof websiteDeleteMatchingSchema | typeof apiDeleteMatchingSchema,
+) {
   return {
+    /** "Select all N matching" (issue 26): every lead the filters match, in batches. */
+    removeMatching: adminProcedure.input(matchingSchema).mutation(({ ctx, input }) =>
+      deleteMatchingLeads(ctx.services.db.pool, table, {
+        filters: input.filters,
+        expectedCount: input.expectedCount,
+        timeZone: ctx.config.timeZone,
+        actor: actorOf(ctx),
+      }),
+    ),
     remove: adminProcedure
       .input(leadIdSchema)
       .mutation(({ ctx, input }) => deleteLead(ctx.services.db.pool, table, input.id, actorOf(ctx))),
@@ -64,18 +81,33 @@ export function createAdminRouter() {
       stats: adminProcedure.query(({ ctx }) =>
         websiteLeadStats(ctx.services.db.pool, WEBSITE_LEADS, ctx.config.timeZone),
       ),
-      ...deleteProcedures(WEBSITE_LEADS),
+      ...deleteProcedures(WEBSITE_LEADS, websiteDeleteMatchingSchema),
     }),
     apiLeads: router({
       list: listProcedure<AdminApiLead, typeof apiLeadListSchema>(apiLeadListSchema, API_LEADS),
       stats: adminProcedure.query(({ ctx }) =>
         apiLeadStats(ctx.services.db.pool, API_LEADS, ctx.config.timeZone),
       ),
-      ...deleteProcedures(API_LEADS),
+      ...deleteProcedures(API_LEADS, apiDeleteMatchingSchema),
     }),
     backup: adminProcedure.mutation(({ ctx }) =>
-      backupDatabase(ctx.services.db.pool, ctx.services.backupSource, ctx.config.backupDir, actorOf(ctx)),
+      backupDatabase(
+        ctx.services.db.pool,
+        ctx.services.backupSource,
+        ctx.config.backupDir,
+        actorOf(ctx),
+        ctx.config.backupKeep,
+      ),
     ),
+    // The files in BACKUP_DIR (issue 26); the download streams (rest/admin-stream-routes.ts).
+    backups: router({
+      list: adminProcedure.query(({ ctx }) => listBackups(ctx.config.backupDir)),
+      remove: adminProcedure
+        .input(backupNameSchema)
+        .mutation(({ ctx, input }) =>
+          deleteBackup(ctx.services.db.pool, ctx.config.backupDir, input.name, actorOf(ctx)),
+        ),
+    }),
     auditLog: adminProcedure
       .input(auditLogQuerySchema)
       .query(({ ctx, input }) => listAudit(ctx.services.db.pool, input)),

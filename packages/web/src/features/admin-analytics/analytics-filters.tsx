@@ -7,6 +7,7 @@ import {
   presetRange,
 } from '@uf/shared/analytics-dashboard';
 import { CHANNELS } from '@uf/shared/channel';
+import { businessClock, businessDaysNote } from '../../business-clock';
 import { countryName } from './format';
 
 const T = ANALYTICS_TEXTS.filters;
@@ -151,7 +152,7 @@ export function AnalyticsFilters({
       </Grid>
       <Group gap="xs" mt="sm" role="group" aria-label="Date presets">
         {DATE_PRESETS.map((preset) => {
-          const range = presetRange(preset, new Date());
+          const range = presetRange(preset, businessClock().today());
           const active = value.startDate === range.startDate && value.endDate === range.endDate;
           return (
             <Button
@@ -165,6 +166,9 @@ export function AnalyticsFilters({
             </Button>
           );
         })}
+        <Text size="xs" c="dimmed">
+          {businessDaysNote()}
+        </Text>
       </Group>
     </Paper>
   );

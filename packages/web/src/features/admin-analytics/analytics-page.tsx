@@ -13,11 +13,12 @@ import {
 } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { ANALYTICS_TEXTS, formatChange } from '@uf/shared/analytics-dashboard';
+import { ANALYTICS_TEXTS, formatChange, rangeLabel } from '@uf/shared/analytics-dashboard';
 import { type AnalyticsQueryInput, analyticsQuerySchema } from '@uf/shared/analytics-query.schema';
 import { ANALYTICS_REFRESH_MS } from '@uf/shared/constants';
 import { PAGES } from '@uf/shared/pages';
 import { useEffect, useMemo, useState } from 'react';
+import { businessClock } from '../../business-clock';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { DailyActivityChart, TopCountriesChart } from './analytics-charts';
@@ -178,6 +179,11 @@ export function AnalyticsPage() {
     Math.round((Date.parse(data.comparison.endDate) - Date.parse(data.comparison.startDate)) / 86_400_000) +
     1;
   const countryOptions = countries;
+  // Every card names the range it counts (issue 26), below the spec's caption: the applied dates, days
+  // in TIME_ZONE.
+  const range = { startDate: applied.startDate || undefined, endDate: applied.endDate || undefined };
+  const cardRange =
+    range.startDate || range.endDate ? `${rangeLabel(range)} (${businessClock().zone})` : rangeLabel(range);
 
   return (
     <Container size="xl" py="xl">
@@ -213,6 +219,9 @@ export function AnalyticsPage() {
                 </Text>
                 <Text size="xs" c="dimmed">
                   {card.caption}
+                </Text>
+                <Text size="xs" c="dimmed" data-testid="card-range">
+                  {cardRange}
                 </Text>
                 <Text
                   size="xs"

@@ -1,5 +1,6 @@
 import { Alert, Button, Center, Group, Loader, Modal, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
+import { businessClock } from '../../business-clock';
 import { trpc } from '../../trpc';
 import { describeAction, describeDetail } from './audit-log-format';
 
@@ -68,7 +69,7 @@ export function AuditLogDialog({ opened, onClose }: { opened: boolean; onClose: 
             <Table striped highlightOnHover stickyHeader>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Time</Table.Th>
+                  <Table.Th>{businessClock().label('Time')}</Table.Th>
                   <Table.Th>Admin</Table.Th>
                   <Table.Th>Action</Table.Th>
                   <Table.Th>Details</Table.Th>
@@ -79,7 +80,7 @@ export function AuditLogDialog({ opened, onClose }: { opened: boolean; onClose: 
                 {entries.map((e) => (
                   <Table.Tr key={e.id}>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {new Date(e.createdAt).toLocaleString()}
+                      {businessClock().format(e.createdAt)}
                     </Table.Td>
                     <Table.Td>{e.actor}</Table.Td>
                     <Table.Td title={e.action}>{describeAction(e.action)}</Table.Td>

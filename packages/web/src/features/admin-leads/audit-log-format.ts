@@ -19,6 +19,8 @@ const ACTION_LABELS: Record<string, string> = {
   'api_leads.export': 'Exported API leads',
   'api_leads.delete': 'Deleted API leads',
   'database.backup': 'Backed up the database',
+  'database.backup_download': 'Downloaded a backup',
+  'database.backup_delete': 'Deleted a backup',
   'privacy.lookup': "Looked up a person's data",
   'privacy.export': "Exported a person's data",
   'privacy.delete': "Deleted a person's data",

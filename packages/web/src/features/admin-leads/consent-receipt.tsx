@@ -12,6 +12,7 @@ import {
   Text,
 } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
+import { businessClock } from '../../business-clock';
 import { appErrorOf, trpc } from '../../trpc';
 import { saveJson } from './save-file';
 
@@ -64,7 +65,7 @@ export function ConsentReceiptDetails({ leadId, onClose }: { leadId: string; onC
             {r.id}
           </Text>,
         ],
-        ['Recorded at', `${new Date(r.createdAt).toLocaleString()} (${r.createdAt})`],
+        ['Recorded at', `${businessClock().formatWithZone(r.createdAt)} (${r.createdAt})`],
         ['Consent given', yesNo(r.consentGiven)],
         ['IP address', orDash(r.ipAddress)],
         ['User agent', orDash(r.userAgent)],

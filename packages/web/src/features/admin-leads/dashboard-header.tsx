@@ -25,6 +25,8 @@ export type DashboardActionHandlers = {
   onAuditLog: () => void;
   /** The admin's own account: two-factor, password, sessions (issue 25). */
   onAccount: () => void;
+  /** The backup files: list, download, delete (issue 26). */
+  onBackups: () => void;
   onLogout: () => void;
   isRefreshing: boolean;
   isExporting: boolean;
@@ -63,6 +65,7 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
     { key: 'data-requests', label: 'Data Requests', onClick: h.onDataRequests, isInMenu: true },
     { key: 'audit-log', label: 'Audit Log', onClick: h.onAuditLog, isInMenu: true },
     { key: 'account', label: 'Account', onClick: h.onAccount, isInMenu: true },
+    { key: 'backups', label: 'Backups', onClick: h.onBackups, isInMenu: true },
   );
   return actions;
 }

@@ -1,10 +1,12 @@
 import { Alert, Badge, Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { calendarDateIn } from '@uf/shared/business-time';
 import {
   DATA_REQUEST_MESSAGES,
   type DataRequestInput,
   dataRequestSchema,
 } from '@uf/shared/data-request.schema';
 import { useState } from 'react';
+import { businessClock } from '../../business-clock';
 import { notifyError, notifySuccess } from '../../notify';
 import { appErrorOf, trpc } from '../../trpc';
 import { saveJson } from './save-file';
@@ -34,7 +36,7 @@ type Found = {
   suppression: { kind: string; source: string; createdAt: string }[];
 };
 
-const day = (iso: string) => new Date(iso).toLocaleDateString();
+const day = (iso: string) => calendarDateIn(new Date(iso), businessClock().timeZone);
 
 export function DataRequestDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const utils = trpc.useUtils();
@@ -92,7 +94,7 @@ export function DataRequestDialog({ opened, onClose }: { opened: boolean; onClos
     if (!request) return;
     try {
       const data = await exporter.mutateAsync(request);
-      saveJson(data, `data-request-${new Date().toLocaleDateString('en-CA')}.json`);
+      saveJson(data, `data-request-${businessClock().today()}.json`);
       notifySuccess('Export successful', 'The records were saved as a JSON file.');
     } catch (err) {
       notifyError('Export failed', appErrorOf(err)?.message ?? 'Please try again.');

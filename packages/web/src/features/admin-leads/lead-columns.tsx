@@ -2,6 +2,7 @@ import { Anchor, Badge, Text } from '@mantine/core';
 import type { AdminApiLead, AdminWebsiteLead, ApiLeadField, WebsiteLeadField } from '@uf/shared/admin-leads';
 import { formatPhoneForReading } from '@uf/shared/data-request.schema';
 import type { ReactNode } from 'react';
+import { businessClock } from '../../business-clock';
 import type { ChoosableColumn } from './column-choice';
 import { ConsentReceiptLink, OptOutFlag } from './consent-receipt';
 
@@ -40,7 +41,8 @@ export function TcpaBadge({ value }: { value: string }) {
 const dash = (value: string | null | undefined) =>
   value === null || value === undefined || value === '' ? '—' : value;
 
-const dateTime = (iso: string) => new Date(iso).toLocaleString();
+// Every time in TIME_ZONE, named in the column's label (issue 26, ADR 060).
+const clock = businessClock();
 
 /** Only http(s) certificate links become links; anything else is shown as text. */
 function CertificateLink({ url }: { url: string | null }) {
@@ -94,7 +96,10 @@ function sharedColumns<T extends AdminWebsiteLead | AdminApiLead>() {
       label: 'TrustedForm',
       render: (r: T) => <CertificateLink url={r.trustedFormUrl} />,
     },
-    createdAt: f('createdAt', 'Created At', (r) => dateTime(r.createdAt)),
+    createdAt: {
+      ...f('createdAt', clock.label('Created At'), (r) => clock.formatShort(r.createdAt)),
+      renderDetail: (r: T) => clock.format(r.createdAt),
+    },
   };
 }
 
@@ -113,8 +118,8 @@ export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
   ws.birthMonth,
   ws.birthDay,
   ws.birthYear,
-  w('optInDate', 'Opt-In Date'),
-  w('optInTime', 'Opt-In Time'),
+  w('optInDate', clock.label('Opt-In Date')),
+  w('optInTime', clock.label('Opt-In Time')),
   // The certification id is the consent receipt's id: it opens the receipt (issue 6). The drawer shows
   // the receipt itself, so there it is plain text.
   {

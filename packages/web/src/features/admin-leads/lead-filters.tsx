@@ -1,9 +1,10 @@
-import { Card, NativeSelect, SimpleGrid, TextInput, Title } from '@mantine/core';
+import { Card, NativeSelect, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { CHANNELS } from '@uf/shared/channel';
 import { ADMIN_API_LEAD_BIRTH_YEARS, ADMIN_LEAD_BIRTH_YEARS } from '@uf/shared/constants';
 import { US_STATE_CODES } from '@uf/shared/state-sites';
 import { useEffect, useState } from 'react';
+import { businessDaysNote } from '../../business-clock';
 
 // The filter cards of spec §2/§5. Values are strings; '' and 'all' mean "no filter" and are never sent.
 
@@ -109,6 +110,11 @@ export function LeadFilters({
           ),
         )}
       </SimpleGrid>
+      {fields.some((f) => f.type === 'date') && (
+        <Text size="xs" c="dimmed" mt="xs">
+          {businessDaysNote()}
+        </Text>
+      )}
     </Card>
   );
 }

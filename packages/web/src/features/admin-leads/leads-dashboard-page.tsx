@@ -8,6 +8,7 @@ import { clearNotifications, notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { AuditLogDialog } from './audit-log-dialog';
+import { BackupsDialog } from './backups-dialog';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { ConsentReceiptDetails } from './consent-receipt';
 import { DashboardHeader, dashboardActions } from './dashboard-header';
@@ -15,7 +16,7 @@ import { DataRequestDialog } from './data-request-dialog';
 import { API_LEAD_COLUMNS, WEBSITE_LEAD_COLUMNS } from './lead-columns';
 import { API_FILTER_FIELDS, WEBSITE_FILTER_FIELDS } from './lead-filters';
 import { LeadsSection } from './leads-section';
-import { useApiLeads, useWebsiteLeads } from './use-leads';
+import { selectionCount, useApiLeads, useWebsiteLeads } from './use-leads';
 
 const isUnauthorized = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.unauthorized;
 const mustEnrol = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.twoFactorSetupRequired;
@@ -37,6 +38,7 @@ export function LeadsDashboardPage() {
   const [isRefreshing, setRefreshing] = useState(false);
   const [dataRequestsOpen, setDataRequestsOpen] = useState(false);
   const [auditLogOpen, setAuditLogOpen] = useState(false);
+  const [backupsOpen, setBackupsOpen] = useState(false);
 
   // Signed out, or the session ended while the page was open: back to the sign-in page.
   const signedOut =
@@ -89,7 +91,7 @@ export function LeadsDashboardPage() {
   };
 
   const actions = dashboardActions({
-    selectedCount: website.listing.selected.size,
+    selectedCount: selectionCount(website.listing, website.list.data?.total),
     onBulkDelete: website.actions.askDeleteSelected,
     onRefresh: () => void refresh(),
     onExport: () => void website.actions.exportCsv(),
@@ -98,6 +100,7 @@ export function LeadsDashboardPage() {
     onDataRequests: () => setDataRequestsOpen(true),
     onAuditLog: () => setAuditLogOpen(true),
     onAccount: () => void navigate({ to: '/admin/account' }),
+    onBackups: () => setBackupsOpen(true),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,
@@ -108,10 +111,10 @@ export function LeadsDashboardPage() {
 
   const ws = website.stats.data;
   const as = api.stats.data;
-  const apiSelected = api.listing.selected.size;
+  const apiSelected = selectionCount(api.listing, api.list.data?.total);
 
   return (
-    <Container fluid py="lg" px={{ base: 'sm', md: 'xl' }}>
+    <Container fluid py="lg" px={{ base: 'sm', md: 'lg' }}>
       <Stack gap="lg">
         <DashboardHeader title="Leads Dashboard" actions={actions} />
 
@@ -182,6 +185,7 @@ export function LeadsDashboardPage() {
                 loading: 'Loading API leads...',
                 empty: 'No API leads found',
                 fetchFailed: ADMIN_TOASTS.fetchApiLeadsFailed,
+                itemsName: 'API leads',
                 rowName: (row) => `API lead ${fullName(row)}`,
                 drawerTitle: (row) => `API lead ${fullName(row)}`,
               }}
@@ -215,6 +219,7 @@ export function LeadsDashboardPage() {
       <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
       <DataRequestDialog opened={dataRequestsOpen} onClose={() => setDataRequestsOpen(false)} />
       <AuditLogDialog opened={auditLogOpen} onClose={() => setAuditLogOpen(false)} />
+      <BackupsDialog opened={backupsOpen} onClose={() => setBackupsOpen(false)} />
     </Container>
   );
 }

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Button,
   Card,
   Center,
@@ -30,6 +31,8 @@ export type LeadsTableTexts<T> = {
   rowName: (row: T) => string;
   /** The lead drawer's title, e.g. "Lead Jane Doe". */
   drawerTitle: (row: T) => string;
+  /** What the rows are, for "Select all 3,000 matching leads" (default 'leads'). */
+  itemsName?: string;
 };
 
 type Props<T extends { id: string }> = {
@@ -68,6 +71,26 @@ function SortHeader({
   );
 }
 
+/**
+ * The row actions stay in view however wide the chosen columns make the table (issue 26): the last
+ * column sticks to the right edge of the scroll area, on an opaque background with a hairline.
+ */
+const STICKY_ACTIONS = {
+  position: 'sticky',
+  right: 0,
+  zIndex: 1,
+  backgroundColor: 'var(--mantine-color-body)',
+  boxShadow: 'inset 1px 0 0 var(--mantine-color-gray-3)',
+} as const;
+
+/** One line per cell; a long value (an e-mail, a campaign) is cut with an ellipsis, whole in the drawer. */
+const CELL = {
+  whiteSpace: 'nowrap',
+  maxWidth: '14rem',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+} as const;
+
 /** A click on a row opens its lead, unless it lands on one of the row's own controls. */
 const isOnControl = (event: MouseEvent) =>
   event.target instanceof Element && event.target.closest('button, a, input, label, select') !== null;
@@ -96,6 +119,13 @@ export function LeadsTable<T extends { id: string }>({
   const selectedCount = listedIds.filter((id) => listing.selected.has(id)).length;
   const allSelected = listed.length > 0 && selectedCount === listed.length;
   const pages = Math.max(1, Math.ceil((total ?? 0) / listing.pageSize));
+  const matchingCount = total ?? 0;
+  const itemsName = texts.itemsName ?? 'leads';
+  // Gmail's offer (issue 26): the whole page is selected and more leads match than it shows.
+  const offersAllMatching =
+    !isLoading &&
+    listed.length > 0 &&
+    (listing.allMatching || (allSelected && matchingCount > listed.length));
 
   let body: ReactNode;
   if (isLoading) {
@@ -153,7 +183,7 @@ export function LeadsTable<T extends { id: string }>({
                   </Table.Th>
                 );
               })}
-              <Table.Th>Actions</Table.Th>
+              <Table.Th style={STICKY_ACTIONS}>Actions</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -174,14 +204,14 @@ export function LeadsTable<T extends { id: string }>({
                   />
                 </Table.Td>
                 {columns.map((col) => (
-                  <Table.Td key={col.key} style={{ whiteSpace: 'nowrap' }}>
+                  <Table.Td key={col.key} style={CELL}>
                     {col.render(row)}
                   </Table.Td>
                 ))}
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
+                <Table.Td style={STICKY_ACTIONS}>
+                  <Group gap={4} wrap="nowrap">
                     <Button
-                      size="compact-sm"
+                      size="compact-xs"
                       variant="default"
                       aria-label={`View ${texts.rowName(row)}`}
                       onClick={() => setOpenedId(row.id)}
@@ -189,7 +219,7 @@ export function LeadsTable<T extends { id: string }>({
                       View
                     </Button>
                     <Button
-                      size="compact-sm"
+                      size="compact-xs"
                       color="red"
                       variant="light"
                       aria-label={`Delete ${texts.rowName(row)}`}
@@ -218,6 +248,29 @@ export function LeadsTable<T extends { id: string }>({
           <ColumnChooser choice={choice} />
         </Group>
       </Group>
+      {offersAllMatching && (
+        <Alert color="blue" variant="light" py="xs" mb="sm" role="status">
+          {listing.allMatching ? (
+            <Group gap="xs">
+              <Text size="sm">
+                All {matchingCount.toLocaleString()} {itemsName} matching the filters are selected.
+              </Text>
+              <Button size="compact-sm" variant="subtle" onClick={listing.clearSelection}>
+                Clear selection
+              </Button>
+            </Group>
+          ) : (
+            <Group gap="xs">
+              <Text size="sm">
+                All {listed.length.toLocaleString()} {itemsName} on this page are selected.
+              </Text>
+              <Button size="compact-sm" variant="subtle" onClick={listing.selectAllMatching}>
+                Select all {matchingCount.toLocaleString()} matching
+              </Button>
+            </Group>
+          )}
+        </Alert>
+      )}
       {body}
       <Group justify="space-between" mt="md">
         <NativeSelect

@@ -10,6 +10,10 @@ import { type Listing, type ListingRules, readListing, writeListing } from './li
 // of the filtered leads, so select-all selects the rows of that page. The selection only ever holds
 // rows on screen: changing filters, page, page size or sort empties it, so a bulk delete never touches
 // a row the admin cannot see.
+//
+// "Select all N matching" (issue 26): once the whole page is selected, the admin may widen the selection
+// to every lead the filters match (`allMatching`); a bulk delete then goes by the filters, with the
+// count the admin confirmed. Any change of the listing, or unticking a row, ends it.
 
 export function useLeadListing(rules: ListingRules) {
   const navigate = useNavigate();
@@ -19,6 +23,7 @@ export function useLeadListing(rules: ListingRules) {
   const listing = useMemo(() => readListing(search, rules), [search, rules]);
   const { filters, page, pageSize, sort, order } = listing;
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
 
   const update = useCallback(
     (change: (l: Listing) => Partial<Listing>) =>
@@ -38,7 +43,11 @@ export function useLeadListing(rules: ListingRules) {
   );
   const listingKey = JSON.stringify(input);
   // Keyed on the listing itself: a new listing (filters, page, size, sort) starts with no selection.
-  useEffect(() => setSelected(new Set()), [listingKey]);
+  useEffect(() => {
+    void listingKey;
+    setSelected(new Set());
+    setAllMatching(false);
+  }, [listingKey]);
 
   const setFilter = useCallback(
     (key: string, value: string) => update((l) => ({ filters: { ...l.filters, [key]: value }, page: 1 })),
@@ -56,6 +65,7 @@ export function useLeadListing(rules: ListingRules) {
     [update],
   );
   const toggleRow = useCallback((id: string) => {
+    setAllMatching(false);
     setSelected((s) => {
       const next = new Set(s);
       if (next.has(id)) next.delete(id);
@@ -65,8 +75,13 @@ export function useLeadListing(rules: ListingRules) {
   }, []);
   const setAllListed = useCallback((ids: string[], on: boolean) => {
     setSelected(on ? new Set(ids) : new Set());
+    setAllMatching(false);
   }, []);
-  const clearSelection = useCallback(() => setSelected(new Set()), []);
+  const clearSelection = useCallback(() => {
+    setSelected(new Set());
+    setAllMatching(false);
+  }, []);
+  const selectAllMatching = useCallback(() => setAllMatching(true), []);
 
   return {
     filters,
@@ -82,6 +97,9 @@ export function useLeadListing(rules: ListingRules) {
     toggleRow,
     setAllListed,
     clearSelection,
+    /** Every lead the filters match is selected, not only the rows on screen. */
+    allMatching,
+    selectAllMatching,
     /** The list call's input: active filters only (spec §5), plus paging and sorting. */
     input,
     /** The export's query: the same filters, no paging. */

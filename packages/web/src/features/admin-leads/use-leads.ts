@@ -3,6 +3,7 @@ import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads';
 import { API_LEAD_FIELDS, exportFileName, WEBSITE_LEAD_FIELDS } from '@uf/shared/admin-leads';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { useState } from 'react';
+import { businessClock } from '../../business-clock';
 import { notifyError, notifySuccess } from '../../notify';
 import { notifyProgress } from '../../notify-progress';
 import { appErrorOf, trpc } from '../../trpc';
@@ -63,13 +64,25 @@ type Row = { id: string; firstName: string; lastName: string };
 type Calls = {
   remove(id: string): Promise<unknown>;
   bulkRemove(ids: string[]): Promise<{ deletedCount: number }>;
+  /** Every lead the filters match (issue 26), guarded by the count the admin confirmed. */
+  removeMatching(filters: Record<string, string>, expectedCount: number): Promise<{ deletedCount: number }>;
   invalidate(): Promise<unknown>;
 };
 
-const today = () => new Date().toLocaleDateString('en-CA');
+const today = () => businessClock().today();
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
-function useLeadActions(kind: Kind, listing: LeadListing, calls: Calls, ask: (r: ConfirmRequest) => void) {
+/** How many leads the selection holds: the rows ticked, or every matching lead (issue 26). */
+export const selectionCount = (listing: LeadListing, total: number | undefined) =>
+  listing.allMatching ? (total ?? 0) : listing.selected.size;
+
+function useLeadActions(
+  kind: Kind,
+  listing: LeadListing,
+  total: number | undefined,
+  calls: Calls,
+  ask: (r: ConfirmRequest) => void,
+) {
   const texts = KIND_TEXTS[kind];
   const [isExporting, setExporting] = useState(false);
   const [isDeleting, setDeleting] = useState(false);
@@ -84,16 +97,19 @@ function useLeadActions(kind: Kind, listing: LeadListing, calls: Calls, ask: (r:
     }
   };
 
-  const deleteSelected = async () => {
+  const deleteSelected = async (matching: { filters: Record<string, string>; count: number } | null) => {
     const ids = [...listing.selected];
-    if (ids.length === 0) return;
+    const n = matching ? matching.count : ids.length;
+    if (n === 0) return;
     setDeleting(true);
     const progress = notifyProgress(
       ADMIN_TOASTS.bulkDeleteStarted,
-      `Deleting ${plural(ids.length, texts.one, texts.many)}`,
+      `Deleting ${plural(n, texts.one, texts.many)}`,
     );
     try {
-      const { deletedCount } = await calls.bulkRemove(ids);
+      const { deletedCount } = matching
+        ? await calls.removeMatching(matching.filters, matching.count)
+        : await calls.bulkRemove(ids);
       listing.clearSelection();
       progress.success(ADMIN_TOASTS.bulkDeleteDone, `${plural(deletedCount, texts.one, texts.many)} deleted`);
       await calls.invalidate();
@@ -128,12 +144,24 @@ function useLeadActions(kind: Kind, listing: LeadListing, calls: Calls, ask: (r:
         onConfirm: () => void deleteOne(row),
       }),
     askDeleteSelected: () => {
+      if (listing.allMatching) {
+        // The filters and the count as the admin sees them now: the server deletes only if N still match.
+        const matching = { filters: listing.exportQuery, count: total ?? 0 };
+        const n = matching.count;
+        ask({
+          title: `Delete ${plural(n, texts.one, texts.many)}?`,
+          message: `All ${plural(n, texts.one, texts.many)} matching the current filters (not only this page) will be permanently deleted. This cannot be undone.`,
+          confirmLabel: `Delete ${n.toLocaleString()}`,
+          onConfirm: () => void deleteSelected(matching),
+        });
+        return;
+      }
       const n = listing.selected.size;
       ask({
         title: `Delete ${plural(n, texts.one, texts.many)}?`,
         message: `The ${plural(n, `selected ${texts.one}`, `selected ${texts.many}`)} will be permanently deleted. This cannot be undone.`,
         confirmLabel: `Delete ${n.toLocaleString()}`,
-        onConfirm: () => void deleteSelected(),
+        onConfirm: () => void deleteSelected(null),
       });
     },
   };
@@ -146,12 +174,16 @@ export function useWebsiteLeads(enabled: boolean, ask: (r: ConfirmRequest) => vo
   const stats = trpc.admin.leads.stats.useQuery(undefined, { enabled });
   const remove = trpc.admin.leads.remove.useMutation();
   const bulkRemove = trpc.admin.leads.bulkRemove.useMutation();
+  const removeMatching = trpc.admin.leads.removeMatching.useMutation();
   const actions = useLeadActions(
     'website',
     listing,
+    list.data?.total,
     {
       remove: (id) => remove.mutateAsync({ id }),
       bulkRemove: (ids) => bulkRemove.mutateAsync({ ids }),
+      removeMatching: (filters, expectedCount) =>
+        removeMatching.mutateAsync({ filters: filters as never, expectedCount }),
       invalidate: () => utils.admin.leads.invalidate(),
     },
     ask,
@@ -169,12 +201,16 @@ export function useApiLeads(enabled: boolean, ask: (r: ConfirmRequest) => void) 
   const stats = trpc.admin.apiLeads.stats.useQuery(undefined, { enabled });
   const remove = trpc.admin.apiLeads.remove.useMutation();
   const bulkRemove = trpc.admin.apiLeads.bulkRemove.useMutation();
+  const removeMatching = trpc.admin.apiLeads.removeMatching.useMutation();
   const actions = useLeadActions(
     'api',
     listing,
+    list.data?.total,
     {
       remove: (id) => remove.mutateAsync({ id }),
       bulkRemove: (ids) => bulkRemove.mutateAsync({ ids }),
+      removeMatching: (filters, expectedCount) =>
+        removeMatching.mutateAsync({ filters: filters as never, expectedCount }),
       invalidate: () => utils.admin.apiLeads.invalidate(),
     },
     ask,
