@@ -134,8 +134,8 @@ const CHROME_FLAGS = [
   '--disable-quic',
 ];
 
-/** One visit on a throttled phone: load, read for a second, first tap; the app's time to ready and bytes. */
-async function firstInteraction(browser, url) {
+/** A phone on a mobile network (150 ms round trips, 1.6 Mbit/s, CPU 4× slower), applied, not simulated. */
+async function throttledPhone(browser) {
   const context = await browser.newContext({
     viewport: { width: 412, height: 823 },
     deviceScaleFactor: 1.75,
@@ -152,6 +152,12 @@ async function firstInteraction(browser, url) {
     uploadThroughput: (750 * 1024) / 8,
   });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return { context, page, cdp };
+}
+
+/** One visit on a throttled phone: load, read for a second, first tap; the app's time to ready and bytes. */
+async function firstInteraction(browser, url) {
+  const { context, page, cdp } = await throttledPhone(browser);
   let bytes = 0;
   let counting = false;
   cdp.on('Network.loadingFinished', (e) => {
@@ -175,22 +181,7 @@ async function firstInteraction(browser, url) {
  * whether the lead then went through (the beneficiary dialog, or the server's beneficiary step).
  */
 async function firstTapOnSearch(browser, url, run, { beforeApp }) {
-  const context = await browser.newContext({
-    viewport: { width: 412, height: 823 },
-    deviceScaleFactor: 1.75,
-    isMobile: true,
-    hasTouch: true,
-  });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 150,
-    downloadThroughput: (1.6 * 1024 * 1024) / 8,
-    uploadThroughput: (750 * 1024) / 8,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const { context, page } = await throttledPhone(browser);
   // Before the app: its last chunk waits until the tap has been seen (the visitor was quicker than it).
   let releaseApp = () => {};
   if (beforeApp) {
@@ -229,6 +220,7 @@ async function firstTapOnSearch(browser, url, run, { beforeApp }) {
   await page.waitForFunction(() => /** @type {any} */ (window).__busyAt !== undefined, null, {
     timeout: 30_000,
   });
+  releaseApp();
   const busyMs = await page.evaluate(() => {
     const w = /** @type {any} */ (window);
     return w.__busyAt - w.__tapAt;

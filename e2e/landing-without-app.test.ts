@@ -2,7 +2,7 @@ import { STATE_SITES } from '@uf/shared/state-sites';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { baseUrl, launchBrowser, uniqueEmail } from './support/browser';
+import { baseUrl, holdApp, launchBrowser, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 
 // The landing page from its first paint (issue 27, ADR 057): a real form that the server answers when the
@@ -21,20 +21,6 @@ afterAll(async () => {
 async function pageWithoutScripts(options: Parameters<Browser['newContext']>[0] = {}) {
   const context = await browser.newContext({ baseURL: baseUrl(), javaScriptEnabled: false, ...options });
   return { context, page: await context.newPage() };
-}
-
-/** The app's last chunk held back until released (the entry script runs; the app cannot start yet). */
-async function holdApp(page: Page, how: 'hold' | 'fail' = 'hold'): Promise<() => void> {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/assets\/app-start-[^/]+\.js$/, async (route) => {
-    if (how === 'fail') return route.abort();
-    await held;
-    return route.continue();
-  });
-  return release;
 }
 
 async function storedLead(email: string): Promise<Record<string, unknown> | null | undefined> {

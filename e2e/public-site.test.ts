@@ -9,6 +9,7 @@ import { axeViolations, describeViolations } from './support/axe';
 import {
   baseUrl,
   gotoReady,
+  holdApp,
   interact,
   launchBrowser,
   networkQuiet,
@@ -44,19 +45,6 @@ async function storedBeneficiary(leadId: string): Promise<string | null | undefi
   } finally {
     await client.end();
   }
-}
-
-/** Holds the app's last chunk back until the returned function is called. */
-async function holdAppStart(page: Page): Promise<() => void> {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/assets\/app-start-[^/]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
 }
 
 /** Name and birth month of the lead stored for `email`, when the e2e server runs on DATABASE_URL. */
@@ -294,7 +282,7 @@ describe('the app starts on the first interaction (ADR 053)', () => {
     const context = await browser.newContext({ baseURL: baseUrl() });
     const page = await context.newPage();
     // Hold the app's last chunk back: the visitor types, picks and ticks while it loads.
-    const release = await holdAppStart(page);
+    const release = await holdApp(page);
     await page.goto('/');
     const email = uniqueEmail('before-start');
     await page.getByLabel('First Name', { exact: true }).fill('Early');
@@ -404,7 +392,7 @@ describe('every public page', () => {
       page.on('pageerror', (err) => logged.push(err.message));
       // Hold the app's code back until the prerendered heading is marked: if hydration threw the server's
       // markup away and rendered anew, the mark would be gone.
-      const release = await holdAppStart(page);
+      const release = await holdApp(page);
       await page.goto(p.path, { waitUntil: 'domcontentloaded' });
       await page.evaluate(() => {
         const h1 = document.querySelector('#root h1') as (HTMLElement & { prerendered?: boolean }) | null;

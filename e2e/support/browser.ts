@@ -93,3 +93,20 @@ export async function networkQuiet(page: Page, quietMs = 500, timeoutMs = 30_000
     page.off('requestfailed', ended);
   }
 }
+
+/**
+ * The app's last chunk held back (the entry script runs; the app cannot start yet) until the returned
+ * function is called, or, with 'fail', never delivered (a failed download).
+ */
+export async function holdApp(page: Page, how: 'hold' | 'fail' = 'hold'): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/app-start-[^/]+\.js$/, async (route) => {
+    if (how === 'fail') return route.abort();
+    await held;
+    return route.continue();
+  });
+  return release;
+}
