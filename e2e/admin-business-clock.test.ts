@@ -92,7 +92,8 @@ describe('the business clock, seen from a browser in Tokyo', () => {
     expect(inZone(createdAt, NY, false)).not.toBe(inZone(createdAt, TOKYO, false));
 
     // At 1440 px the row's View and Delete are on screen and inside the card, without scrolling.
-    const card = page.locator('.mantine-Card-root').filter({ has: table });
+    // The card around this table (the API leads' card holds a table too).
+    const card = table.locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")][1]');
     const cardBox = await card.boundingBox();
     for (const name of [/^View lead Tokyo/, /^Delete lead Tokyo/]) {
       const box = await row.getByRole('button', { name }).boundingBox();

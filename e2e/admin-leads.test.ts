@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseHeaderAction, SPEC_HEADER_BUTTONS } from './support/admin';
-import { baseUrl, gotoReady, launchBrowser, openPage, uniqueEmail } from './support/browser';
+import { baseUrl, gotoReady, launchBrowser, openPage, pinToast, uniqueEmail } from './support/browser';
 
 // The leads dashboard in Chromium against the built server: sign-in, filters, selection, bulk and
 // single delete, CSV download, backup, logout. Other files share the server, so this file's leads are
@@ -251,8 +251,10 @@ describe('admin leads dashboard', () => {
     expect(new URL(page.url()).pathname).toBe('/admin/login');
 
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    const welcomed = pinToast(page, 'Login successful');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL('**/admin/leads');
+    await welcomed;
     await expectToast(page, 'Login successful', 'Welcome to the admin dashboard');
     // The failed attempt's toast does not follow the admin onto the dashboard (issue 16).
     expect(

@@ -2,7 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseHeaderAction } from './support/admin';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, pinToast } from './support/browser';
 import { type BuiltServer, startBuiltServer } from './support/built-server';
 import { createScratchDatabase, type ScratchDatabase } from './support/database';
 
@@ -73,9 +73,10 @@ describe('two-factor sign-in through the screens', () => {
     expect(login.url()).toContain('/admin/login');
     // The next step's code: the enrolment used this one, and a code is never accepted twice.
     await codeField.fill(codeFor(secret, Date.now() + 30_000));
+    const welcomed = pinToast(login, 'Login successful');
     await login.getByRole('button', { name: 'Sign In' }).click();
     await login.waitForURL('**/admin/leads');
-    await login.getByText('Login successful').first().waitFor();
+    await welcomed;
     await fresh.close();
   }, 120_000);
 });

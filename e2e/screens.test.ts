@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, describeViolations } from './support/axe';
-import { baseUrl, launchBrowser, openPage, uniqueEmail } from './support/browser';
+import { baseUrl, launchBrowser, openPage, pinToast, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 import { PUBLIC_PAGES } from './support/public-pages';
 
@@ -135,10 +135,11 @@ describe.each(SIZES)('at $width×$height', (size) => {
     // from here only the sign-in's clean slate can remove it, however long the machine takes.
     await failed.hover();
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    const welcomed = pinToast(page, 'Login successful');
     await page.getByLabel('Password', { exact: true }).press('Enter');
     await page.waitForURL('**/admin/leads');
     await failed.waitFor({ state: 'detached' });
-    await page.locator('.mantine-Notification-root').filter({ hasText: 'Login successful' }).waitFor();
+    await welcomed;
 
     // The dashboard, narrowed to this file's lead.
     await page.getByRole('searchbox', { name: 'Search' }).first().fill(LAST_NAME);

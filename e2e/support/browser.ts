@@ -110,3 +110,16 @@ export async function holdApp(page: Page, how: 'hold' | 'fail' = 'hold'): Promis
   });
   return release;
 }
+
+/**
+ * A toast watched from before the action that shows it: it lives 5 s (spec §8), which a loaded machine can
+ * spend on a navigation. Once it shows, the pointer rests on it, which pauses it (Mantine), so the test can
+ * read it at its own pace. Await the result after the action.
+ */
+export function pinToast(page: Page, text: string | RegExp) {
+  const toast = page.locator('.mantine-Notification-root').filter({ hasText: text });
+  return toast
+    .waitFor({ timeout: 30_000 })
+    .then(() => toast.hover())
+    .then(() => toast);
+}

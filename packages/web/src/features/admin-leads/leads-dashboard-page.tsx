@@ -4,7 +4,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { useEffect, useState } from 'react';
-import { clearNotifications, notifyError, notifySuccess } from '../../notify';
+import { notifyError, notifySuccess, notifySuccessOnCleanSlate } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { AuditLogDialog } from './audit-log-dialog';
@@ -82,8 +82,7 @@ export function LeadsDashboardPage() {
     try {
       await logout.mutateAsync();
       queryClient.clear();
-      clearNotifications();
-      notifySuccess(ADMIN_TOASTS.loggedOut);
+      notifySuccessOnCleanSlate(ADMIN_TOASTS.loggedOut);
       await navigate({ to: '/admin/login' });
     } catch {
       notifyError(ADMIN_TOASTS.errorTitle, ADMIN_TOASTS.logoutFailed);

@@ -18,7 +18,7 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { useEffect, useRef, useState } from 'react';
 import { focusFirstInvalid } from '../../focus-invalid';
-import { clearNotifications, notifyError, notifySuccess } from '../../notify';
+import { notifyError, notifySuccess, notifySuccessOnCleanSlate } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 
@@ -65,8 +65,7 @@ export function AdminLoginPage() {
         // Whatever was cached belonged to no one (or to the previous admin).
         utils.invalidate();
         // A "Sign in failed" toast from a mistyped password must not follow the admin to the dashboard.
-        clearNotifications();
-        notifySuccess(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
+        notifySuccessOnCleanSlate(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
         await navigate({ to: 'twoFactorSetupRequired' in signedIn ? '/admin/account' : '/admin/leads' });
       } catch (err) {
         const app = appErrorOf(err);
