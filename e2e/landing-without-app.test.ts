@@ -1,8 +1,8 @@
 import { STATE_SITES } from '@uf/shared/state-sites';
-import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, holdApp, launchBrowser, uniqueEmail } from './support/browser';
+import { queryE2eDatabase } from './support/database';
 import { fillLeadForm, validLead } from './support/lead-form';
 
 // The landing page from its first paint (issue 27, ADR 057): a real form that the server answers when the
@@ -24,21 +24,14 @@ async function pageWithoutScripts(options: Parameters<Browser['newContext']>[0] 
 }
 
 async function storedLead(email: string): Promise<Record<string, unknown> | null | undefined> {
-  const url = inject('e2eDatabaseUrl');
-  if (!url) return undefined;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const r = await client.query(
-      `select l.first_name, l.beneficiary, l.state,
-              (select count(*)::int from consent_receipt c where c.lead_id = l.id) as receipts
-         from website_lead l where l.email = $1`,
-      [email],
-    );
-    return r.rows[0] ?? null;
-  } finally {
-    await client.end();
-  }
+  const rows = await queryE2eDatabase(
+    inject('e2eDatabaseUrl'),
+    `select l.first_name, l.beneficiary, l.state,
+            (select count(*)::int from consent_receipt c where c.lead_id = l.id) as receipts
+       from website_lead l where l.email = $1`,
+    [email],
+  );
+  return rows && (rows[0] ?? null);
 }
 
 const searchNow = (page: Page) => page.getByRole('button', { name: 'Search Now' });

@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pageDates } from '@uf/shared/page-dates';
 import { MULTI_STATE_SITE_URL, STATE_SITES } from '@uf/shared/state-sites';
-import pg from 'pg';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, describeViolations } from './support/axe';
@@ -16,6 +15,7 @@ import {
   openPage,
   uniqueEmail,
 } from './support/browser';
+import { queryE2eDatabase } from './support/database';
 import { fillLeadForm, validLead } from './support/lead-form';
 import { PUBLIC_PAGES } from './support/public-pages';
 
@@ -35,33 +35,22 @@ async function submitLead(page: Page, overrides = {}) {
 
 /** The lead row as stored, when the e2e server runs on DATABASE_URL (always in CI). */
 async function storedBeneficiary(leadId: string): Promise<string | null | undefined> {
-  const url = inject('e2eDatabaseUrl');
-  if (!url) return undefined;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const r = await client.query('select beneficiary from website_lead where id = $1', [leadId]);
-    return r.rows[0]?.beneficiary ?? null;
-  } finally {
-    await client.end();
-  }
+  const rows = await queryE2eDatabase<{ beneficiary: string | null }>(
+    inject('e2eDatabaseUrl'),
+    'select beneficiary from website_lead where id = $1',
+    [leadId],
+  );
+  return rows && (rows[0]?.beneficiary ?? null);
 }
 
 /** Name and birth month of the lead stored for `email`, when the e2e server runs on DATABASE_URL. */
 async function storedLead(email: string): Promise<Record<string, string> | null | undefined> {
-  const url = inject('e2eDatabaseUrl');
-  if (!url) return undefined;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const r = await client.query(
-      'select first_name, birth_month::text as birth_month from website_lead where email = $1',
-      [email],
-    );
-    return r.rows[0] ?? null;
-  } finally {
-    await client.end();
-  }
+  const rows = await queryE2eDatabase<Record<string, string>>(
+    inject('e2eDatabaseUrl'),
+    'select first_name, birth_month::text as birth_month from website_lead where email = $1',
+    [email],
+  );
+  return rows && (rows[0] ?? null);
 }
 
 async function expectToast(page: Page, title: string, message: string) {

@@ -24,3 +24,22 @@ export async function createScratchDatabase(prefix: string): Promise<ScratchData
   u.pathname = `/${name}`;
   return { url: u.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
 }
+
+/**
+ * The rows a query returns from the shared e2e server's database, or undefined when that server runs on
+ * its embedded PostgreSQL (no DATABASE_URL: nothing to read from the outside).
+ */
+export async function queryE2eDatabase<Row extends Record<string, unknown>>(
+  url: string | null,
+  sql: string,
+  params: unknown[],
+): Promise<Row[] | undefined> {
+  if (!url) return undefined;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
