@@ -31,18 +31,14 @@ export type LandingFormOptions = {
 const FORM_BODY_LIMIT = 16 * 1024;
 const LEAD_FIELDS = Object.keys(EMPTY_LEAD_FORM).filter((k) => k !== 'consentGiven');
 
-/** A browser's form post from this site: its Origin (or, without one, its Sec-Fetch-Site) says so. */
-function isSameOrigin(req: FastifyRequest): boolean {
-  const origin = req.headers.origin;
-  if (origin) {
-    try {
-      return new URL(origin).host === req.host;
-    } catch {
-      return false; // "null" (sandboxed or privacy-stripped) is not this site
-    }
-  }
+/**
+ * A form post another site's page made without an Origin header (a browser that strips it): its fetch
+ * metadata says so. A foreign Origin never gets here — the app-wide Origin check (origin-check.ts)
+ * refuses every state-changing request from another site first.
+ */
+function isCrossSiteWithoutOrigin(req: FastifyRequest): boolean {
   const site = req.headers['sec-fetch-site'];
-  return site === undefined || site === 'same-origin' || site === 'none';
+  return !req.headers.origin && site !== undefined && site !== 'same-origin' && site !== 'none';
 }
 
 /**
@@ -101,7 +97,7 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
   };
 
   app.post('/', async (req, reply) => {
-    if (!isSameOrigin(req)) {
+    if (isCrossSiteWithoutOrigin(req)) {
       return reply
         .code(403)
         .header('cache-control', 'no-store')
