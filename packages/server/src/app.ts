@@ -27,6 +27,7 @@ import { restRoutes } from './rest/rest-routes';
 import { createServices } from './services/index';
 import { createContextFactory } from './trpc/context';
 import { createAppRouter, createOperations } from './trpc/router';
+import { registerSessionFreeProcedures } from './trpc/session-free-routes';
 import { createCallerFactory, runOperation } from './trpc/trpc';
 
 declare module 'fastify' {
@@ -269,6 +270,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     createContext,
     operations,
   );
+
+  // The session-free tRPC procedures (issue 23): the landing form's own calls, outside the session's scope.
+  registerSessionFreeProcedures(app, { router: appRouter, operations, createContext, makeCaller });
 
   // Honest methods on tRPC paths too (issue 22): a query answers GET, a mutation POST; anything else
   // (TRACE, OPTIONS, PUT…) 405 with Allow in the app's error format, before tRPC or the session run.

@@ -2,7 +2,7 @@ import { withConsentEvidence } from '@uf/shared/consent-evidence.schema';
 import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
 import * as leads from '../services/lead.service';
 import { clientIp, hasGpcSignal, headerValue, pageUrlOf, userAgent } from './request-meta';
-import { mutationOf, operation, publicProcedure, router } from './trpc';
+import { anonymousProcedure, mutationOf, operation, router } from './trpc';
 
 export const LEAD_OWNER_COOKIE = 'lead_owner';
 
@@ -54,10 +54,10 @@ export function submitLeadOperation(supportEmail: string) {
 export function createLeadRouter(submit: ReturnType<typeof submitLeadOperation>) {
   return router({
     submit: mutationOf(submit),
-    byId: publicProcedure
+    byId: anonymousProcedure
       .input(leadIdSchema)
       .query(({ ctx, input }) => leads.getPublicLead(ctx.services.em(), input.id)),
-    setBeneficiary: publicProcedure
+    setBeneficiary: anonymousProcedure
       .input(leadBeneficiaryInputSchema)
       .mutation(({ ctx, input }) =>
         leads.setBeneficiary(

@@ -5,7 +5,7 @@ import { getConsentReceipt } from '../services/consent.service';
 import { deletePersonalData, exportPersonalData, lookupPersonalData } from '../services/data-request.service';
 import { unsubscribe } from '../services/suppression.service';
 import { clientIp } from './request-meta';
-import { adminProcedure, publicProcedure, router } from './trpc';
+import { adminProcedure, anonymousProcedure, router } from './trpc';
 
 // Opt-outs, consent receipts and data subject requests.
 export function createPrivacyRouter(supportEmail: string) {
@@ -14,7 +14,7 @@ export function createPrivacyRouter(supportEmail: string) {
     ipAddress: clientIp(ctx.req),
   });
   return router({
-    unsubscribe: publicProcedure
+    unsubscribe: anonymousProcedure
       .input(createUnsubscribeSchema(supportEmail))
       .mutation(({ ctx, input }) =>
         unsubscribe(ctx.services.db.pool, input.email, { ip: clientIp(ctx.req), reply: ctx.reply }),

@@ -1,23 +1,34 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { ErrorCode } from '@uf/shared/errors';
-import { type $ZodType, type output, parse } from 'zod/v4/core';
+import { $ZodError, type $ZodType, type output, parse } from 'zod/v4/core';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, toErrorResponse, UNAVAILABLE_MESSAGE } from '../errors';
 import { requireAdmin } from '../plugins/admin-guard';
 import { assertSafeInput } from '../plugins/input-guard';
 import type { Context } from './context';
 
-const t = initTRPC.context<Context>().create({
-  errorFormatter({ shape, error }) {
-    // Clients get the same { error, message, fieldErrors } body the REST surface answers.
-    const { status, body } = toErrorResponse(error);
-    return {
-      ...shape,
-      message: body.message,
-      data: { ...shape.data, httpStatus: status, stack: undefined, app: body },
-    };
-  },
-});
+/**
+ * `session: 'none'`: the procedure never reads the admin session, so the server answers it outside the
+ * session's scope (issue 23: public operations never touch the admin session, whichever door they come
+ * through). app.ts registers one route per such procedure from this mark; nothing else lists them.
+ */
+export type ProcedureMeta = { session?: 'none' };
+
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      // Clients get the same { error, message, fieldErrors } body the REST surface answers.
+      const { status, body } = toErrorResponse(error);
+      return {
+        ...shape,
+        message: body.message,
+        data: { ...shape.data, httpStatus: status, stack: undefined, app: body },
+      };
+    },
+  });
 
 const TRPC_CODE: Record<ErrorCode, TRPCError['code']> = {
   validation_error: 'BAD_REQUEST',
@@ -37,21 +48,30 @@ const TRPC_CODE: Record<ErrorCode, TRPCError['code']> = {
   service_unavailable: 'SERVICE_UNAVAILABLE',
 };
 
-/** Services throw AppError; give tRPC the matching code so its HTTP status agrees with REST. */
+/**
+ * A thrown value as the TRPCError whose code agrees with the REST status: services throw AppError, the
+ * database away is 503 (with Retry-After, set for every 503 in app.ts), a schema's refusal 400. The one
+ * mapping for every tRPC door (the procedures' middleware and the session-free routes).
+ */
+export function asTRPCError(err: unknown): TRPCError {
+  const cause = err instanceof TRPCError ? (err.cause ?? err) : err;
+  if (cause instanceof AppError) {
+    return new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
+  }
+  if (isDatabaseUnavailable(cause)) {
+    return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_MESSAGE, cause });
+  }
+  if (err instanceof TRPCError) return err;
+  if (cause instanceof $ZodError)
+    return new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause });
+  return getTRPCErrorFromUnknown(err);
+}
+
 const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
-  }
-  // The database away: 503 (with Retry-After, set for every 503 in app.ts), not a logged 500.
-  if (!result.ok && isDatabaseUnavailable(result.error.cause ?? result.error)) {
-    throw new TRPCError({
-      code: 'SERVICE_UNAVAILABLE',
-      message: UNAVAILABLE_MESSAGE,
-      cause: result.error.cause,
-    });
-  }
+  if (result.ok) return result;
+  const mapped = asTRPCError(result.error);
+  if (mapped !== result.error) throw mapped;
   return result;
 });
 
@@ -72,6 +92,9 @@ const safeInput = t.middleware(async ({ getRawInput, next }) => {
 export const router = t.router;
 export const publicProcedure = t.procedure.use(appErrors).use(safeInput);
 export const createCallerFactory = t.createCallerFactory;
+
+/** A procedure anyone may call that never reads the admin session (served outside its scope). */
+export const anonymousProcedure = publicProcedure.meta({ session: 'none' });
 
 /** Signed-in admins only: a valid PostgreSQL session within its idle and absolute lifetime. */
 export const adminProcedure = publicProcedure.use(async ({ ctx, next }) => {
@@ -105,7 +128,7 @@ export function operation<S extends $ZodType, R>(
 
 /** The operation as a tRPC mutation. */
 export function mutationOf<S extends $ZodType, R>(op: Operation<S, R>) {
-  return publicProcedure.input(op.input).mutation(({ ctx, input }) => op.run(ctx, input as output<S>));
+  return anonymousProcedure.input(op.input).mutation(({ ctx, input }) => op.run(ctx, input as output<S>));
 }
 
 /** The operation without tRPC: validates like the procedure (a ZodError maps to the same 400). */
