@@ -132,10 +132,14 @@ async function main() {
     );
     // The landing form's own call, exactly as the page sends it: tRPC's httpLink posts the input as the
     // body, from the site's own Origin (issue 23: goal ≥ 0.8× submit-search, ≥ 0.5× one INSERT, p99 ≤ 50 ms).
-    const form = await measure('POST /api/trpc/lead.submit (the form)', `${app}/api/trpc/lead.submit`, () => ({
-      body: websiteLead(),
-      headers: { origin: app, 'sec-fetch-site': 'same-origin' },
-    }));
+    const form = await measure(
+      'POST /api/trpc/lead.submit (the form)',
+      `${app}/api/trpc/lead.submit`,
+      () => ({
+        body: websiteLead(),
+        headers: { origin: app, 'sec-fetch-site': 'same-origin' },
+      }),
+    );
     const auth = await newKey();
     const partner = await measure('POST /api/partner/leads', `${app}/api/partner/leads`, () => ({
       body: apiLead(),
