@@ -212,6 +212,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   await app.register(allowedMethodsPlugin);
   await app.register(fastifyCookie);
   await app.register(rateLimit, { global: false });
+  // Before every route (the CSP report route included): it collects them for /api/openapi.json.
+  await app.register(openApiPlugin);
   await app.register(securityHeadersPlugin, {
     adPixelScriptUrl: config.adPixelScriptUrl,
     trustedFormEnabled: config.trustedFormEnabled,
@@ -234,8 +236,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   const appRouter = createAppRouter({ supportEmail: config.supportEmail }, operations);
   const createContext = createContextFactory(config, services);
 
-  // Before every route: it collects them for /api/openapi.json.
-  await app.register(openApiPlugin);
   // /healthz: the process and what it runs (the embedded PostgreSQL) are alive — 503 while the embedded
   // database is being restarted. /readyz: this instance can serve now — the database answered within 1 s,
   // writes are not failing, the server is not stopping; it answers within ~1 s whatever happens (ADR 056).

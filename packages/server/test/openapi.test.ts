@@ -1,5 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDocumentedPath, toOpenApiPath } from '../src/openapi/openapi-document';
 import { startTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -96,6 +98,44 @@ describe('GET /api/openapi.json', () => {
       // Unknown routes answer the JSON "No route for …" 404; a documented path never does.
       expect(res.body, `${key} is documented but not served`).not.toContain('No route for');
     }
+  });
+
+  it('documents every route the app registers outside its tRPC transport and pages (issue 23)', async () => {
+    const keys = new Set(operationsOf(await fetchDocument()).map((o) => o.key));
+    const registered = t.app.registeredRoutes.filter((r) => r.method !== 'HEAD');
+    const missing = registered
+      .filter((r) => isDocumentedPath(r.url))
+      .map((r) => `${r.method} ${toOpenApiPath(r.url)}`)
+      .filter((key) => !keys.has(key));
+    expect(missing).toEqual([]);
+    // What stays out is the web app's own transport and its pages, nothing else under /api.
+    const left = registered.filter((r) => !isDocumentedPath(r.url) && r.url.startsWith('/api'));
+    expect(left.every((r) => r.url.startsWith('/api/trpc/'))).toBe(true);
+    expect(keys.has('POST /api/csp-report')).toBe(true);
+    expect(keys.has('GET /healthz')).toBe(true);
+  });
+
+  it('says who may call each operation: a scheme, or security: [] for anyone', async () => {
+    const doc = await fetchDocument();
+    for (const { key, op } of operationsOf(doc)) {
+      const security = (op as { security?: unknown[] }).security;
+      expect(Array.isArray(security), `${key} has no security`).toBe(true);
+    }
+    expect(doc.paths['/api/submit-search'].post.security).toEqual([]);
+    expect(doc.paths['/api/admin/leads'].get.security).toEqual([{ adminSession: [] }]);
+  });
+
+  it("passes Redocly's recommended lint rules without an error (issue 23)", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({
+      source: JSON.stringify(await fetchDocument()),
+      absoluteRef: 'openapi.json',
+      config,
+    });
+    const errors = problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    expect(errors).toEqual([]);
   });
 
   it('documents the partner API well enough to integrate from it alone', async () => {

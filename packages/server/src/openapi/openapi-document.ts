@@ -114,18 +114,19 @@ function buildOperation(route: RegisteredRoute, doc: OperationDoc | undefined) {
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
     operationId: operationIdOf(route),
-    ...(doc.auth ? { security: [{ [SECURITY_SCHEME[doc.auth]]: [] }] } : {}),
+    // Every operation says who may call it: a scheme, or `[]` for anyone (public pages, health checks).
+    security: doc.auth ? [{ [SECURITY_SCHEME[doc.auth]]: [] }] : [],
     parameters: [...pathParams, ...queryParams, ...headerParams],
     ...(doc.body
       ? {
           requestBody: {
             required: true,
-            content: {
-              'application/json': {
-                schema: doc.body.schema,
-                ...(doc.body.example ? { example: doc.body.example } : {}),
-              },
-            },
+            content: Object.fromEntries(
+              (doc.body.contentTypes ?? ['application/json']).map((type) => [
+                type,
+                { schema: doc.body?.schema, ...(doc.body?.example ? { example: doc.body.example } : {}) },
+              ]),
+            ),
           },
         }
       : {}),
@@ -164,7 +165,12 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]) {
   }));
   return {
     openapi: '3.1.0',
-    info: { title: 'Unclaimed Funds Finder API', version: '1.0.0', description: DESCRIPTION },
+    info: {
+      title: 'Unclaimed Funds Finder API',
+      version: '1.0.0',
+      description: DESCRIPTION,
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [{ url: '/' }],
     tags: TAGS,
     paths,

@@ -46,7 +46,8 @@ export type OperationDoc = {
   /** Path parameters that are not UUIDs. */
   pathParams?: Record<string, JsonSchema>;
   headers?: { name: string; required: boolean; description: string; schema: JsonSchema }[];
-  body?: { schema: JsonSchema; example?: unknown };
+  /** The request body; sent as application/json unless `contentTypes` says otherwise. */
+  body?: { schema: JsonSchema; example?: unknown; contentTypes?: string[] };
   responses: Record<string, ResponseDoc>;
   /** Errors are RFC 9457 problem+json (partner API) instead of the site's {error, message}. */
   problem?: boolean;
@@ -263,7 +264,7 @@ const RATE_HEADERS = {
 
 /** Keyed by "METHOD /path" exactly as registered (Fastify's :param form). */
 /** "Select all N matching" (issue 26): a bulk delete by filter, guarded by the count the admin confirmed. */
-function deleteMatchingDoc(what: string, filters: JsonSchema): OperationDoc {
+function deleteMatchingDoc(what: string, filters: JsonSchema, example: Record<string, string>): OperationDoc {
   return {
     tag: 'Admin',
     summary: `Delete every matching ${what.replace(/s$/, '')}`,
@@ -271,7 +272,7 @@ function deleteMatchingDoc(what: string, filters: JsonSchema): OperationDoc {
     auth: 'admin',
     body: {
       schema: object({ filters, expectedCount: int('How many leads the filters matched when confirmed') }),
-      example: { filters: { campaign: 'spam-burst' }, expectedCount: 3000 },
+      example: { filters: example, expectedCount: 3000 },
     },
     responses: {
       '200': json('Deleted', object({ deletedCount: int() })),
@@ -326,6 +327,17 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Record a visitor event',
     body: { schema: inputSchema(trackEventSchema) },
     responses: { '200': json('Recorded', object({ ok: bool() })) },
+  },
+  'POST /api/csp-report': {
+    tag: 'Public',
+    summary: 'Report a Content Security Policy violation',
+    description:
+      "Where browsers send the site's CSP violation reports (`report-uri`, `application/csp-report`, or the Reporting API's `application/reports+json`). Logged at warn; at most 30 per minute per client.",
+    body: { schema: object({}), contentTypes: ['application/csp-report', 'application/reports+json'] },
+    responses: {
+      '204': { description: 'Logged' },
+      '429': json('Too many reports from this client', ref('Error')),
+    },
   },
   'POST /api/unsubscribe': {
     tag: 'Public',
@@ -648,8 +660,13 @@ export const operations: Record<string, OperationDoc> = {
     },
     responses: { '200': json('Deleted', object({ deletedCount: int() })) },
   },
-  'DELETE /api/admin/leads/matching': deleteMatchingDoc('website leads', websiteFilters),
-  'DELETE /api/admin/api-leads/matching': deleteMatchingDoc('API leads', apiFilters),
+  'DELETE /api/admin/leads/matching': deleteMatchingDoc('website leads', websiteFilters, {
+    campaign: 'spam-burst',
+  }),
+  'DELETE /api/admin/api-leads/matching': deleteMatchingDoc('API leads', apiFilters, {
+    state: 'NY',
+    startDate: '2026-11-01',
+  }),
   'GET /api/admin/analytics': {
     tag: 'Admin',
     summary: 'Visitor analytics',

@@ -7,9 +7,17 @@ import { renderDocsPage } from '../openapi/openapi-page';
  * GET /api/openapi.json and /api/docs, built from the routes the app really registers (so a path can
  * never be served undocumented or documented unserved). Register it before any route.
  */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered after the OpenAPI plugin (method and URL pattern), in order. */
+    readonly registeredRoutes: readonly RegisteredRoute[];
+  }
+}
+
 export const openApiPlugin = fp(
   async (app: FastifyInstance) => {
     const routes: RegisteredRoute[] = [];
+    app.decorate('registeredRoutes', routes);
     app.addHook('onRoute', (route) => {
       for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
         routes.push({ method, url: route.url });
