@@ -2,7 +2,8 @@ import path from 'node:path';
 import { DEFAULT_SUPPORT_EMAIL, DEFAULT_TIME_ZONE } from '@uf/shared/constants';
 import { z } from 'zod';
 
-// The only reader of process.env. Every variable is listed in the README's configuration table.
+// The only reader of process.env, and the one list of the app's variables: the README's configuration
+// table and .env.example are checked against this schema (names and defaults) by config.test.ts.
 
 const boolFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: "must be 'true' or 'false'" })
@@ -162,6 +163,14 @@ function parseTrustProxy(raw: string): boolean | string {
   if (v === 'true' || v === 'yes') return true;
   return raw.trim();
 }
+
+/** Every variable the app reads, with its default when it has one (the schema's own). */
+export const CONFIG_VARIABLES: { name: string; default: unknown }[] = Object.entries(envSchema.shape).map(
+  ([name, schema]) => {
+    const parsed = (schema as z.ZodType).safeParse(undefined);
+    return { name, default: parsed.success ? parsed.data : undefined };
+  },
+);
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   // Empty strings count as "not set", as in most .env tooling.
