@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { connectForCommand } from '../src/db/connect';
 import { openDatabase } from '../src/db/database';
+import { loadPglite, PGLITE_PACKAGES } from '../src/db/legacy-pglite';
 import { insertApiLead, insertWebsiteLead } from './support/leads';
 import { tempDir } from './support/test-db';
 
@@ -61,4 +62,25 @@ describe('the earlier embedded database (PGlite)', () => {
       await second.close();
     }
   });
+
+  it('fetches PGlite on demand where the install has none (it is not a production dependency)', async () => {
+    // The versions fetched are the catalog's, the ones the import was tested with.
+    const catalog = readFileSync(path.join(import.meta.dirname, '../../../pnpm-workspace.yaml'), 'utf8');
+    for (const [name, version] of Object.entries(PGLITE_PACKAGES)) {
+      expect(catalog).toContain(`"${name}": ${version}\n`);
+    }
+    const server = JSON.parse(readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8'));
+    expect(Object.keys(server.dependencies)).not.toContain('@electric-sql/pglite');
+
+    const toolsDir = path.join(dataDir, '.pglite-fetch-test');
+    const fetched = await loadPglite(toolsDir, 'always');
+    expect(existsSync(path.join(toolsDir, 'node_modules/@electric-sql/pglite/package.json'))).toBe(true);
+    expect(fetched.PGlite).not.toBe(PGlite); // the fetched copy, not the install's
+    const db = await fetched.PGlite.create();
+    try {
+      expect((await db.query<{ n: number }>('select 40 + 2 as n')).rows).toEqual([{ n: 42 }]);
+    } finally {
+      await db.close();
+    }
+  }, 180_000);
 });
