@@ -23,9 +23,10 @@ import { sessionPlugin } from './plugins/session';
 import { spaPlugin } from './plugins/spa';
 import { adminStreamRoutes } from './rest/admin-stream-routes';
 import { registerRestRoutes } from './rest/rest-adapter';
-import { restRoutes } from './rest/rest-routes';
+import { restRoutesOf } from './rest/rest-routes';
 import { createServices } from './services/index';
 import { createContextFactory } from './trpc/context';
+import { createInvoker } from './trpc/procedures';
 import { createAppRouter, createOperations } from './trpc/router';
 import { registerSessionFreeProcedures } from './trpc/session-free-routes';
 import { createCallerFactory, runOperation } from './trpc/trpc';
@@ -261,18 +262,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
 
   const callerFactory = createCallerFactory(appRouter);
   const makeCaller = (ctx: Parameters<typeof callerFactory>[0]) => callerFactory(ctx);
+  const invoke = createInvoker({ operations, makeCaller });
+  const restRoutes = restRoutesOf(appRouter);
   // Public REST paths never read the admin session: they stay outside its scope, so hot anonymous
   // routes (analytics tracking, lead submission) skip the session hooks entirely (ADR 006).
   registerRestRoutes(
     app,
     restRoutes.filter((r) => !isAdminPath(r.url)),
-    makeCaller,
+    invoke,
     createContext,
-    operations,
   );
 
   // The session-free tRPC procedures (issue 23): the landing form's own calls, outside the session's scope.
-  registerSessionFreeProcedures(app, { router: appRouter, operations, createContext, makeCaller });
+  registerSessionFreeProcedures(app, { router: appRouter, invoke, createContext });
 
   // Honest methods on tRPC paths too (issue 22): a query answers GET, a mutation POST; anything else
   // (TRACE, OPTIONS, PUT…) 405 with Allow in the app's error format, before tRPC or the session run.
@@ -316,9 +318,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     registerRestRoutes(
       withSession,
       restRoutes.filter((r) => isAdminPath(r.url)),
-      makeCaller,
+      invoke,
       createContext,
-      operations,
     );
     await withSession.register(adminStreamRoutes, {
       pool: db.pool,

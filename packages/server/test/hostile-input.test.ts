@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { restRoutes } from '../src/rest/rest-routes';
+import { restRoutesOf } from '../src/rest/rest-routes';
 import { createAppRouter } from '../src/trpc/router';
 import { seedAdmin, signIn } from './support/admin';
 import { startTestApp, type TestApp } from './support/test-app';
+
+const restRoutes = restRoutesOf(createAppRouter({ supportEmail: 'support@example.com' }));
 
 // Issue 13: no input reaches a 5xx. Every row of the REST table, the streamed admin routes and every
 // tRPC procedure get a set of hostile inputs, signed out and signed in; every answer must be a 4xx (or

@@ -2,6 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDocumentedPath, toOpenApiPath } from '../src/openapi/openapi-document';
+import { operations } from '../src/openapi/openapi-operations';
 import { startTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -113,6 +114,13 @@ describe('GET /api/openapi.json', () => {
     expect(left.every((r) => r.url.startsWith('/api/trpc/'))).toBe(true);
     expect(keys.has('POST /api/csp-report')).toBe(true);
     expect(keys.has('GET /healthz')).toBe(true);
+  });
+
+  it('keys each description by the procedure a route runs, and every description is of a served route', () => {
+    const used = new Set(t.app.registeredRoutes.map((r) => r.procedure ?? `${r.method} ${r.url}`));
+    expect(Object.keys(operations).filter((key) => !used.has(key))).toEqual([]);
+    const submit = t.app.registeredRoutes.find((r) => r.url === '/api/submit-search');
+    expect(submit?.procedure).toBe('lead.submit');
   });
 
   it('says who may call each operation: a scheme, or security: [] for anyone', async () => {

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restRoutes } from '../src/rest/rest-routes';
+import { restRoutesOf } from '../src/rest/rest-routes';
+import { createAppRouter } from '../src/trpc/router';
 import { seedAdmin, signIn } from './support/admin';
 import { insertApiLead, insertWebsiteLead } from './support/leads';
 import { rawRequest } from './support/raw-http';
 import { startTestApp, type TestApp } from './support/test-app';
+
+const restRoutes = restRoutesOf(createAppRouter({ supportEmail: 'support@example.com' }));
 
 // Issue 22, finding 1: the Origin check tested the raw URL for `/api/`, the router decoded `%61` to `a`,
 // so `DELETE /%61pi/admin/leads/<id>` with an admin cookie and a foreign Origin deleted the lead (and a

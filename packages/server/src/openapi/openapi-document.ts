@@ -3,7 +3,14 @@ import { PROBLEM_TITLES, problemTypeUri } from '../rest/problem';
 import { type JsonSchema, ref } from './json-schema';
 import { componentSchemas, type OperationDoc, operations, type Tag } from './openapi-operations';
 
-export type RegisteredRoute = { method: string; url: string };
+export type RegisteredRoute = {
+  method: string;
+  url: string;
+  /** The procedure a REST route runs (its documentation is keyed by it). */
+  procedure?: string;
+  /** Who may call that procedure (admins). */
+  access?: 'admin' | 'enrolling';
+};
 
 const TAGS: { name: Tag; description: string }[] = [
   { name: 'Public', description: 'Called by the public website. No authentication.' },
@@ -46,7 +53,9 @@ function errorResponse(description: string, problem: boolean) {
     : { description, content: { 'application/json': { schema: ref('Error') } } };
 }
 
-function buildOperation(route: RegisteredRoute, doc: OperationDoc | undefined) {
+function buildOperation(route: RegisteredRoute, described: OperationDoc | undefined) {
+  const doc: OperationDoc | undefined =
+    described && route.access && !described.auth ? { ...described, auth: 'admin' } : described;
   const pathParams = [...route.url.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => ({
     name: m[1],
     in: 'path',
@@ -155,7 +164,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]) {
     seen.add(key);
     const path = toOpenApiPath(route.url);
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = buildOperation(route, operations[key]);
+    paths[path][route.method.toLowerCase()] = buildOperation(route, operations[route.procedure ?? key]);
   }
   const problemTypes = Object.values(ERROR_CODES).map((code) => ({
     type: problemTypeUri(code),

@@ -262,14 +262,12 @@ const RATE_HEADERS = {
   'RateLimit-Remaining': { description: 'Requests left in the current minute', schema: int() },
 };
 
-/** Keyed by "METHOD /path" exactly as registered (Fastify's :param form). */
 /** "Select all N matching" (issue 26): a bulk delete by filter, guarded by the count the admin confirmed. */
 function deleteMatchingDoc(what: string, filters: JsonSchema, example: Record<string, string>): OperationDoc {
   return {
     tag: 'Admin',
     summary: `Delete every matching ${what.replace(/s$/, '')}`,
     description: `Deletes all ${what} the filters match (the list's filters, as an object), in batches of 5,000 on the server. \`expectedCount\` is the number of matching leads the admin confirmed: when a different number matches now, nothing is deleted and the answer is 409. One audit entry with the filters and counts.`,
-    auth: 'admin',
     body: {
       schema: object({ filters, expectedCount: int('How many leads the filters matched when confirmed') }),
       example: { filters: example, expectedCount: 3000 },
@@ -281,8 +279,14 @@ function deleteMatchingDoc(what: string, filters: JsonSchema, example: Record<st
   };
 }
 
+/**
+ * Keyed by the procedure that answers (`lead.submit`: its REST method and path are on the procedure,
+ * issue 23), or, for the routes that are not procedures (streams, health checks, these documents), by
+ * "METHOD /path" exactly as registered. Who may call a procedure comes from the procedure too: `auth`
+ * here only for what the procedure does not say (the partner key, the metrics token).
+ */
 export const operations: Record<string, OperationDoc> = {
-  'POST /api/submit-search': {
+  'lead.submit': {
     tag: 'Public',
     summary: 'Submit the landing-page lead form',
     description:
@@ -297,7 +301,7 @@ export const operations: Record<string, OperationDoc> = {
       '409': json('This e-mail address was already submitted (`duplicate_email`)', ref('Error')),
     },
   },
-  'GET /api/leads/:id': {
+  'lead.byId': {
     tag: 'Public',
     summary: 'Read back the state of a submitted lead',
     description: `Only id and state, nothing personal. ${idParamNote}`,
@@ -309,7 +313,7 @@ export const operations: Record<string, OperationDoc> = {
       '404': json('No such lead', ref('Error')),
     },
   },
-  'PATCH /api/leads/:id/beneficiary': {
+  'lead.setBeneficiary': {
     tag: 'Public',
     summary: 'Set the beneficiary of the lead this browser submitted',
     description: 'Needs the `lead_owner` cookie from the submit answer; anyone else gets 404.',
@@ -322,7 +326,7 @@ export const operations: Record<string, OperationDoc> = {
       '404': json('No such lead, or not this browser’s', ref('Error')),
     },
   },
-  'POST /api/analytics/track': {
+  'analytics.track': {
     tag: 'Public',
     summary: 'Record a visitor event',
     body: { schema: inputSchema(trackEventSchema) },
@@ -339,7 +343,7 @@ export const operations: Record<string, OperationDoc> = {
       '429': json('Too many reports from this client', ref('Error')),
     },
   },
-  'POST /api/unsubscribe': {
+  'privacy.unsubscribe': {
     tag: 'Public',
     summary: 'Opt an e-mail address out of marketing',
     description:
@@ -352,7 +356,7 @@ export const operations: Record<string, OperationDoc> = {
       '429': json('More than 30 opt-outs from this client in 10 minutes (see Retry-After)', ref('Error')),
     },
   },
-  'POST /api/admin/login': {
+  'adminAuth.login': {
     tag: 'Admin',
     summary: 'Sign in',
     description:
@@ -372,21 +376,19 @@ export const operations: Record<string, OperationDoc> = {
       '429': json('Too many attempts (Retry-After says when to try again)', ref('Error')),
     },
   },
-  'POST /api/admin/logout': {
+  'adminAuth.logout': {
     tag: 'Admin',
     summary: 'Sign out',
     responses: { '200': json('Signed out', object({ ok: bool() })) },
   },
-  'GET /api/admin/me': {
+  'adminAuth.me': {
     tag: 'Admin',
     summary: 'The signed-in admin',
-    auth: 'admin',
     responses: { '200': json('Signed in', object({ username: str() })) },
   },
-  'GET /api/admin/me/totp': {
+  'adminAccount.twoFactor': {
     tag: 'Admin',
     summary: 'Two-factor sign-in of the signed-in admin',
-    auth: 'admin',
     responses: {
       '200': json(
         'Status',
@@ -398,12 +400,11 @@ export const operations: Record<string, OperationDoc> = {
       ),
     },
   },
-  'POST /api/admin/me/totp': {
+  'adminAccount.startTotp': {
     tag: 'Admin',
     summary: 'Start two-factor enrolment',
     description:
       'A new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s), not active until confirmed with a code. 409 when two-factor is already on.',
-    auth: 'admin',
     responses: {
       '200': json(
         'Secret to enter in an authenticator app (or scan as a QR code of otpauthUrl)',
@@ -412,11 +413,10 @@ export const operations: Record<string, OperationDoc> = {
       '409': json('Two-factor is already on', ref('Error')),
     },
   },
-  'POST /api/admin/me/totp/confirm': {
+  'adminAccount.confirmTotp': {
     tag: 'Admin',
     summary: 'Confirm two-factor enrolment with a code',
     description: 'Turns two-factor on and answers ten single-use recovery codes, shown this once.',
-    auth: 'admin',
     body: { schema: inputSchema(confirmTotpSchema) },
     responses: {
       '200': json(
@@ -429,11 +429,10 @@ export const operations: Record<string, OperationDoc> = {
       '409': json('No enrolment started, or two-factor already on', ref('Error')),
     },
   },
-  'DELETE /api/admin/me/totp': {
+  'adminAccount.disableTotp': {
     tag: 'Admin',
     summary: 'Turn two-factor sign-in off',
     description: 'Needs the password and a current code (or a recovery code). Recovery codes are deleted.',
-    auth: 'admin',
     body: { schema: inputSchema(disableTotpSchema) },
     responses: {
       '200': json('Two-factor off', object({ ok: bool() })),
@@ -441,11 +440,10 @@ export const operations: Record<string, OperationDoc> = {
       '429': json('Too many attempts (the sign-in limit per account and address)', ref('Error')),
     },
   },
-  'POST /api/admin/me/totp/recovery-codes': {
+  'adminAccount.regenerateRecoveryCodes': {
     tag: 'Admin',
     summary: 'Replace the recovery codes',
     description: 'Needs a current code; the old recovery codes stop working.',
-    auth: 'admin',
     body: { schema: inputSchema(confirmTotpSchema) },
     responses: {
       '200': json(
@@ -457,11 +455,10 @@ export const operations: Record<string, OperationDoc> = {
       '400': json('Wrong code', ref('Error')),
     },
   },
-  'POST /api/admin/me/password': {
+  'adminAccount.changePassword': {
     tag: 'Admin',
     summary: 'Change the password',
     description: 'Ends every other session of the admin.',
-    auth: 'admin',
     body: { schema: inputSchema(changePasswordSchema) },
     responses: {
       '200': json('Changed', object({ ok: bool(), endedSessions: int() })),
@@ -469,10 +466,9 @@ export const operations: Record<string, OperationDoc> = {
       '429': json('Too many attempts (the sign-in limit per account and address)', ref('Error')),
     },
   },
-  'GET /api/admin/me/sessions': {
+  'adminAccount.sessions': {
     tag: 'Admin',
     summary: "The signed-in admin's sessions",
-    auth: 'admin',
     responses: {
       '200': json('Live sessions, newest first', {
         type: 'array',
@@ -487,20 +483,18 @@ export const operations: Record<string, OperationDoc> = {
       }),
     },
   },
-  'DELETE /api/admin/me/sessions/:id': {
+  'adminAccount.endSession': {
     tag: 'Admin',
     summary: 'End one of my sessions',
     description: 'The session answers 401 from then on, on every replica.',
-    auth: 'admin',
     responses: {
       '200': json('Ended', object({ ok: bool() })),
       '404': json('No such session', ref('Error')),
     },
   },
-  'POST /api/admin/me/sessions/revoke-others': {
+  'adminAccount.endOtherSessions': {
     tag: 'Admin',
     summary: 'End all my other sessions',
-    auth: 'admin',
     responses: { '200': json('Ended', object({ ended: int() })) },
   },
   'GET /api/admin/leads': {
@@ -510,10 +504,9 @@ export const operations: Record<string, OperationDoc> = {
     query: withPaging(websiteFilters),
     responses: { '200': json('Matching leads, newest first', { type: 'array', items: ref('WebsiteLead') }) },
   },
-  'GET /api/admin/stats': {
+  'admin.leads.stats': {
     tag: 'Admin',
     summary: 'Website lead statistics',
-    auth: 'admin',
     responses: {
       '200': json(
         'Counts',
@@ -534,10 +527,9 @@ export const operations: Record<string, OperationDoc> = {
     query: withPaging(apiFilters),
     responses: { '200': json('Matching API leads, newest first', { type: 'array', items: ref('ApiLead') }) },
   },
-  'GET /api/admin/api-stats': {
+  'admin.apiLeads.stats': {
     tag: 'Admin',
     summary: 'API lead statistics',
-    auth: 'admin',
     responses: {
       '200': json(
         'Counts',
@@ -563,18 +555,16 @@ export const operations: Record<string, OperationDoc> = {
       '200': { description: 'CSV file api-leads-{date}.csv', contentType: 'text/csv', schema: str() },
     },
   },
-  'POST /api/admin/backup': {
+  'admin.backup': {
     tag: 'Admin',
     summary: 'Back up the database',
-    auth: 'admin',
     responses: { '200': json('Backup written', object({ filepath: str() })) },
   },
-  'GET /api/admin/backups': {
+  'admin.backups.list': {
     tag: 'Admin',
     summary: 'List the backups',
     description:
       "Every backup file in BACKUP_DIR, newest first: the app's own (`uf-backup-…`, from Backup Database or `npm run cli -- backup`; the newest BACKUP_KEEP are kept) and the backup sidecar's (`scheduled-…`).",
-    auth: 'admin',
     responses: {
       '200': json('The backups, newest first', {
         type: 'array',
@@ -612,65 +602,59 @@ export const operations: Record<string, OperationDoc> = {
       '404': json('No such backup', ref('Error')),
     },
   },
-  'DELETE /api/admin/backups/:name': {
+  'admin.backups.remove': {
     tag: 'Admin',
     summary: 'Delete a backup',
     description:
       'Deletes one backup file from BACKUP_DIR (404 as for the download). Recorded in the audit log.',
-    auth: 'admin',
     pathParams: { name: BACKUP_NAME_PARAM },
     responses: {
       '200': json('Deleted', object({ name: str(), deleted: { type: 'boolean', const: true } })),
       '404': json('No such backup', ref('Error')),
     },
   },
-  'DELETE /api/admin/leads/:id': {
+  'admin.leads.remove': {
     tag: 'Admin',
     summary: 'Delete one website lead',
-    auth: 'admin',
     responses: {
       '200': json('Deleted', object({ id: str(), deletedCount: int() })),
       '404': json('No such lead', ref('Error')),
     },
   },
-  'DELETE /api/admin/leads': {
+  'admin.leads.bulkRemove': {
     tag: 'Admin',
     summary: 'Delete website leads in bulk',
-    auth: 'admin',
     body: {
       schema: object({ ids: { type: 'array', items: str(undefined, { format: 'uuid' }), minItems: 1 } }),
     },
     responses: { '200': json('Deleted', object({ deletedCount: int() })) },
   },
-  'DELETE /api/admin/api-leads/:id': {
+  'admin.apiLeads.remove': {
     tag: 'Admin',
     summary: 'Delete one API lead',
-    auth: 'admin',
     responses: {
       '200': json('Deleted', object({ id: str(), deletedCount: int() })),
       '404': json('No such lead', ref('Error')),
     },
   },
-  'DELETE /api/admin/api-leads': {
+  'admin.apiLeads.bulkRemove': {
     tag: 'Admin',
     summary: 'Delete API leads in bulk',
-    auth: 'admin',
     body: {
       schema: object({ ids: { type: 'array', items: str(undefined, { format: 'uuid' }), minItems: 1 } }),
     },
     responses: { '200': json('Deleted', object({ deletedCount: int() })) },
   },
-  'DELETE /api/admin/leads/matching': deleteMatchingDoc('website leads', websiteFilters, {
+  'admin.leads.removeMatching': deleteMatchingDoc('website leads', websiteFilters, {
     campaign: 'spam-burst',
   }),
-  'DELETE /api/admin/api-leads/matching': deleteMatchingDoc('API leads', apiFilters, {
+  'admin.apiLeads.removeMatching': deleteMatchingDoc('API leads', apiFilters, {
     state: 'NY',
     startDate: '2026-11-01',
   }),
-  'GET /api/admin/analytics': {
+  'analytics.summary': {
     tag: 'Admin',
     summary: 'Visitor analytics',
-    auth: 'admin',
     query: object(
       {
         startDate: isoDate,
@@ -732,10 +716,9 @@ export const operations: Record<string, OperationDoc> = {
       ),
     },
   },
-  'GET /api/admin/audit-log': {
+  'admin.auditLog': {
     tag: 'Admin',
     summary: 'Admin actions, newest first',
-    auth: 'admin',
     query: object({ limit: int('1–500, default 100'), before: int('Only entries with a smaller id') }, []),
     responses: {
       '200': json('Entries', {
@@ -751,40 +734,36 @@ export const operations: Record<string, OperationDoc> = {
       }),
     },
   },
-  'GET /api/admin/leads/:id/consent-receipt': {
+  'privacy.consentReceipt': {
     tag: 'Data requests',
     summary: 'The consent receipt of a website lead',
     description:
       'The exact disclosure text, time, IP address, user agent, page and GPC signal, as written with the lead. Receipts never change.',
-    auth: 'admin',
     responses: {
       '200': json('The receipt', ref('ConsentReceipt')),
       '404': json('No receipt for this lead', ref('Error')),
     },
   },
-  'POST /api/admin/data-requests/lookup': {
+  'privacy.lookup': {
     tag: 'Data requests',
     summary: 'Find everything held for an e-mail address or phone number',
     description:
       'Website leads, API leads, consent receipts and suppression entries. Logged in the audit log (as hashes).',
-    auth: 'admin',
     body: { schema: ref('DataRequest') },
     responses: { '200': json('The records and their counts', ref('PersonalData')) },
   },
-  'POST /api/admin/data-requests/export': {
+  'privacy.export': {
     tag: 'Data requests',
     summary: 'Export everything held for an e-mail address or phone number',
     description: 'The same records as the lookup, as one JSON document for the person. Logged.',
-    auth: 'admin',
     body: { schema: ref('DataRequest') },
     responses: { '200': json('The export', ref('PersonalData')) },
   },
-  'DELETE /api/admin/data-requests': {
+  'privacy.delete': {
     tag: 'Data requests',
     summary: 'Delete everything held for an e-mail address or phone number',
     description:
       'Deletes the website leads (with their consent receipts) and API leads in one transaction and keeps only a suppression entry (a hash), so the person is never contacted again. Logged.',
-    auth: 'admin',
     body: { schema: ref('DataRequest') },
     responses: {
       '200': json(
@@ -796,7 +775,7 @@ export const operations: Record<string, OperationDoc> = {
       ),
     },
   },
-  'POST /api/partner/leads': {
+  'partner.createLead': {
     tag: 'Partner',
     summary: 'Send an API lead',
     description: [

@@ -19,8 +19,10 @@ export const openApiPlugin = fp(
     const routes: RegisteredRoute[] = [];
     app.decorate('registeredRoutes', routes);
     app.addHook('onRoute', (route) => {
+      // A procedure's REST route names its procedure and access in its config (rest-adapter.ts).
+      const config = (route.config ?? {}) as Pick<RegisteredRoute, 'procedure' | 'access'>;
       for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-        routes.push({ method, url: route.url });
+        routes.push({ method, url: route.url, procedure: config.procedure, access: config.access });
       }
     });
     // Built on first use: by then every route is registered.

@@ -2,41 +2,46 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../errors';
 import { requireAdmin } from '../plugins/admin-guard';
 import type { Context } from '../trpc/context';
-import type { Operations } from '../trpc/router';
-import { type Operation, runOperation } from '../trpc/trpc';
+import type { Invoke } from '../trpc/procedures';
 import { problemErrorHandler, replyWithProblem } from './problem';
-import type { Caller, RestRoute } from './rest-routes';
+import { type RestRoute, restInput } from './rest-routes';
 
-/** One generic handler for every row of the REST table: build the context, call, map errors once. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The procedure a REST route runs, and who may call it (read by the OpenAPI plugin). */
+    procedure?: string;
+    access?: 'admin' | 'enrolling';
+  }
+}
+
+/** One generic handler for every REST route: build the context, run the procedure, map errors once. */
 export function registerRestRoutes(
   app: FastifyInstance,
   routes: RestRoute[],
-  makeCaller: (ctx: Context) => Caller,
+  invoke: Invoke,
   makeContext: (opts: { req: Context['req']; res: Context['reply'] }) => Context,
-  operations: Operations,
 ) {
   for (const route of routes) {
     app.route({
       method: route.method,
       url: route.url,
+      // Read by the OpenAPI plugin: the document describes the route by its procedure.
+      config: { procedure: route.procedure, access: route.access },
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       // Problem routes answer problem+json for errors Fastify raises before the handler too.
       ...(route.problem ? { errorHandler: problemErrorHandler } : {}),
-      // Admin rows: the session first, before the body is parsed (the session loads on onRequest).
-      ...(route.url.startsWith('/api/admin/') && !route.withoutSession
+      // Admin procedures: the session first, before the body is parsed (the session loads on onRequest),
+      // so without a session the answer is 401 whatever the body.
+      ...(route.access
         ? {
             preParsing: async (req: FastifyRequest) => {
-              await requireAdmin(req, { allowWithoutTwoFactor: route.whileEnrolling === true });
+              await requireAdmin(req, { allowWithoutTwoFactor: route.access === 'enrolling' });
             },
           }
         : {}),
       handler: async (req, reply) => {
         try {
-          const ctx = makeContext({ req, res: reply });
-          const result =
-            'operation' in route
-              ? await runOperation(operations[route.operation] as Operation, ctx, req.body)
-              : await route.call(makeCaller(ctx), req);
+          const result = await invoke(route.procedure, makeContext({ req, res: reply }), restInput(req));
           return reply.code(route.status ?? 200).send(result);
         } catch (err) {
           if (route.problem) return replyWithProblem(req, reply, err);
@@ -47,7 +52,7 @@ export function registerRestRoutes(
   }
 }
 
-/** The one error mapping of the REST surface (table rows and the streamed routes alike). */
+/** The one error mapping of the REST surface (procedure routes and the streamed routes alike). */
 export function replyWithError(req: FastifyRequest, reply: FastifyReply, err: unknown) {
   const { status, body } = toErrorResponse(err);
   if (status === 503) req.log.warn({ err }, 'database unavailable');

@@ -19,7 +19,7 @@ import {
   twoFactorStatus,
 } from '../services/admin-account.service';
 import type { Context } from './context';
-import { adminProcedure, enrollingAdminProcedure, router } from './trpc';
+import { adminProcedure, enrollingAdminProcedure, restAt, router } from './trpc';
 
 // The signed-in admin's own account (issue 25). Two-factor status and enrolment answer also an admin who
 // must still enrol (ADMIN_REQUIRE_2FA); everything else needs the enrolment done when it is required.
@@ -36,24 +36,37 @@ const deps = (ctx: Context & { admin: SignedInAdmin }): AccountDeps => ({
 
 export function createAdminAccountRouter() {
   return router({
-    twoFactor: enrollingAdminProcedure.query(({ ctx }) => twoFactorStatus(deps(ctx))),
-    startTotp: enrollingAdminProcedure.mutation(({ ctx }) => startTotpEnrolment(deps(ctx))),
+    twoFactor: enrollingAdminProcedure
+      .meta(restAt('GET', '/api/admin/me/totp'))
+      .query(({ ctx }) => twoFactorStatus(deps(ctx))),
+    startTotp: enrollingAdminProcedure
+      .meta(restAt('POST', '/api/admin/me/totp'))
+      .mutation(({ ctx }) => startTotpEnrolment(deps(ctx))),
     confirmTotp: enrollingAdminProcedure
+      .meta(restAt('POST', '/api/admin/me/totp/confirm'))
       .input(confirmTotpSchema)
       .mutation(({ ctx, input }) => confirmTotpEnrolment(deps(ctx), input)),
     disableTotp: adminProcedure
+      .meta(restAt('DELETE', '/api/admin/me/totp'))
       .input(disableTotpSchema)
       .mutation(({ ctx, input }) => disableTotp(deps(ctx), input)),
     regenerateRecoveryCodes: adminProcedure
+      .meta(restAt('POST', '/api/admin/me/totp/recovery-codes'))
       .input(z.object({ code: confirmTotpSchema.shape.code }))
       .mutation(({ ctx, input }) => regenerateRecoveryCodes(deps(ctx), input)),
     changePassword: adminProcedure
+      .meta(restAt('POST', '/api/admin/me/password'))
       .input(changePasswordSchema)
       .mutation(({ ctx, input }) => changePassword(deps(ctx), input)),
-    sessions: adminProcedure.query(({ ctx }) => mySessions(deps(ctx))),
+    sessions: adminProcedure
+      .meta(restAt('GET', '/api/admin/me/sessions'))
+      .query(({ ctx }) => mySessions(deps(ctx))),
     endSession: adminProcedure
+      .meta(restAt('DELETE', '/api/admin/me/sessions/:id'))
       .input(sessionIdSchema)
       .mutation(({ ctx, input }) => endMySession(deps(ctx), input)),
-    endOtherSessions: adminProcedure.mutation(({ ctx }) => endMyOtherSessions(deps(ctx))),
+    endOtherSessions: adminProcedure
+      .meta(restAt('POST', '/api/admin/me/sessions/revoke-others'))
+      .mutation(({ ctx }) => endMyOtherSessions(deps(ctx))),
   });
 }

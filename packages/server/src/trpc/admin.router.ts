@@ -1,5 +1,5 @@
 import { backupNameSchema } from '@uf/shared/admin.schema';
-import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads';
+import { type AdminApiLead, type AdminWebsiteLead, MAX_BULK_DELETE } from '@uf/shared/admin-leads';
 import {
   apiDeleteMatchingSchema,
   apiLeadListSchema,
@@ -23,7 +23,7 @@ import { backupDatabase } from '../services/backup.service';
 import { deleteBackup, listBackups } from '../services/backup-files.service';
 import type { Context } from './context';
 import { clientIp } from './request-meta';
-import { adminProcedure, router } from './trpc';
+import { adminProcedure, restAt, router } from './trpc';
 
 // Admin dashboard calls (spec §7). Procedures unpack the context and call one service each.
 
@@ -48,24 +48,34 @@ function listProcedure<Row, Schema extends typeof websiteLeadListSchema | typeof
   });
 }
 
+// A bulk delete of MAX_BULK_DELETE ids is ≈ 8 MB of JSON; everything else keeps the small default.
+const BULK_DELETE_BODY_LIMIT = 40 * MAX_BULK_DELETE + 1024;
+
 function deleteProcedures(
   table: LeadTable,
   matchingSchema: typeof websiteDeleteMatchingSchema | typeof apiDeleteMatchingSchema,
+  /** `/api/admin/leads` or `/api/admin/api-leads` */
+  base: string,
 ) {
   return {
     /** "Select all N matching" (issue 26): every lead the filters match, in batches. */
-    removeMatching: adminProcedure.input(matchingSchema).mutation(({ ctx, input }) =>
-      deleteMatchingLeads(ctx.services.db.pool, table, {
-        filters: input.filters,
-        expectedCount: input.expectedCount,
-        timeZone: ctx.config.timeZone,
-        actor: actorOf(ctx),
-      }),
-    ),
+    removeMatching: adminProcedure
+      .meta(restAt('DELETE', `${base}/matching`))
+      .input(matchingSchema)
+      .mutation(({ ctx, input }) =>
+        deleteMatchingLeads(ctx.services.db.pool, table, {
+          filters: input.filters,
+          expectedCount: input.expectedCount,
+          timeZone: ctx.config.timeZone,
+          actor: actorOf(ctx),
+        }),
+      ),
     remove: adminProcedure
+      .meta(restAt('DELETE', `${base}/:id`))
       .input(leadIdSchema)
       .mutation(({ ctx, input }) => deleteLead(ctx.services.db.pool, table, input.id, actorOf(ctx))),
     bulkRemove: adminProcedure
+      .meta(restAt('DELETE', base, { bodyLimit: BULK_DELETE_BODY_LIMIT }))
       .input(bulkDeleteSchema)
       .mutation(({ ctx, input }) => deleteLeads(ctx.services.db.pool, table, input.ids, actorOf(ctx))),
   };
@@ -78,37 +88,43 @@ export function createAdminRouter() {
         websiteLeadListSchema,
         WEBSITE_LEADS,
       ),
-      stats: adminProcedure.query(({ ctx }) =>
-        websiteLeadStats(ctx.services.db.pool, WEBSITE_LEADS, ctx.config.timeZone),
-      ),
-      ...deleteProcedures(WEBSITE_LEADS, websiteDeleteMatchingSchema),
+      stats: adminProcedure
+        .meta(restAt('GET', '/api/admin/stats'))
+        .query(({ ctx }) => websiteLeadStats(ctx.services.db.pool, WEBSITE_LEADS, ctx.config.timeZone)),
+      ...deleteProcedures(WEBSITE_LEADS, websiteDeleteMatchingSchema, '/api/admin/leads'),
     }),
     apiLeads: router({
       list: listProcedure<AdminApiLead, typeof apiLeadListSchema>(apiLeadListSchema, API_LEADS),
-      stats: adminProcedure.query(({ ctx }) =>
-        apiLeadStats(ctx.services.db.pool, API_LEADS, ctx.config.timeZone),
-      ),
-      ...deleteProcedures(API_LEADS, apiDeleteMatchingSchema),
+      stats: adminProcedure
+        .meta(restAt('GET', '/api/admin/api-stats'))
+        .query(({ ctx }) => apiLeadStats(ctx.services.db.pool, API_LEADS, ctx.config.timeZone)),
+      ...deleteProcedures(API_LEADS, apiDeleteMatchingSchema, '/api/admin/api-leads'),
     }),
-    backup: adminProcedure.mutation(({ ctx }) =>
-      backupDatabase(
-        ctx.services.db.pool,
-        ctx.services.backupSource,
-        ctx.config.backupDir,
-        actorOf(ctx),
-        ctx.config.backupKeep,
+    backup: adminProcedure
+      .meta(restAt('POST', '/api/admin/backup'))
+      .mutation(({ ctx }) =>
+        backupDatabase(
+          ctx.services.db.pool,
+          ctx.services.backupSource,
+          ctx.config.backupDir,
+          actorOf(ctx),
+          ctx.config.backupKeep,
+        ),
       ),
-    ),
     // The files in BACKUP_DIR (issue 26); the download streams (rest/admin-stream-routes.ts).
     backups: router({
-      list: adminProcedure.query(({ ctx }) => listBackups(ctx.config.backupDir)),
+      list: adminProcedure
+        .meta(restAt('GET', '/api/admin/backups'))
+        .query(({ ctx }) => listBackups(ctx.config.backupDir)),
       remove: adminProcedure
+        .meta(restAt('DELETE', '/api/admin/backups/:name'))
         .input(backupNameSchema)
         .mutation(({ ctx, input }) =>
           deleteBackup(ctx.services.db.pool, ctx.config.backupDir, input.name, actorOf(ctx)),
         ),
     }),
     auditLog: adminProcedure
+      .meta(restAt('GET', '/api/admin/audit-log'))
       .input(auditLogQuerySchema)
       .query(({ ctx, input }) => listAudit(ctx.services.db.pool, input)),
   });

@@ -1,7 +1,7 @@
 import { trackEventSchema } from '@uf/shared/analytics.schema';
 import { analyticsQuerySchema } from '@uf/shared/analytics-query.schema';
 import { clientIp, headerValue } from './request-meta';
-import { adminProcedure, mutationOf, operation, router } from './trpc';
+import { adminProcedure, mutationOf, operation, restAt, router } from './trpc';
 
 /** POST /api/analytics/track: answered after the event's batch committed (or at once when it is not counted, e.g. a bot). */
 export const trackOperation = operation(trackEventSchema, async (ctx, input) => {
@@ -18,8 +18,9 @@ export const trackOperation = operation(trackEventSchema, async (ctx, input) => 
 
 export function createAnalyticsRouter() {
   return router({
-    track: mutationOf(trackOperation),
+    track: mutationOf(trackOperation, restAt('POST', '/api/analytics/track')),
     summary: adminProcedure
+      .meta(restAt('GET', '/api/admin/analytics'))
       .input(analyticsQuerySchema)
       .query(({ ctx, input }) => ctx.services.analytics.summary(input)),
   });

@@ -2,7 +2,7 @@ import { withConsentEvidence } from '@uf/shared/consent-evidence.schema';
 import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
 import * as leads from '../services/lead.service';
 import { clientIp, hasGpcSignal, headerValue, pageUrlOf, userAgent } from './request-meta';
-import { anonymousProcedure, mutationOf, operation, router } from './trpc';
+import { anonymousProcedure, mutationOf, operation, restAt, router } from './trpc';
 
 export const LEAD_OWNER_COOKIE = 'lead_owner';
 
@@ -53,11 +53,13 @@ export function submitLeadOperation(supportEmail: string) {
 
 export function createLeadRouter(submit: ReturnType<typeof submitLeadOperation>) {
   return router({
-    submit: mutationOf(submit),
+    submit: mutationOf(submit, restAt('POST', '/api/submit-search')),
     byId: anonymousProcedure
+      .meta(restAt('GET', '/api/leads/:id'))
       .input(leadIdSchema)
       .query(({ ctx, input }) => leads.getPublicLead(ctx.services.em(), input.id)),
     setBeneficiary: anonymousProcedure
+      .meta(restAt('PATCH', '/api/leads/:id/beneficiary'))
       .input(leadBeneficiaryInputSchema)
       .mutation(({ ctx, input }) =>
         leads.setBeneficiary(

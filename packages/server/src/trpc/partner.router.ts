@@ -11,7 +11,7 @@ import { AppError } from '../errors';
 import { authenticatePartner } from '../services/partner-key.service';
 import { hitRateLimit } from '../services/rate-limit.service';
 import type { Context } from './context';
-import { mutationOf, operation, router } from './trpc';
+import { mutationOf, operation, restAt, router } from './trpc';
 
 export const PARTNER_RATE_WINDOW_SECONDS = 60;
 
@@ -63,6 +63,10 @@ export const createPartnerLeadOperation = operation(z.unknown(), async (ctx, raw
 
 export function createPartnerRouter() {
   return router({
-    createLead: mutationOf(createPartnerLeadOperation),
+    // Partner API (issue 6): Bearer API key, Idempotency-Key, problem+json errors.
+    createLead: mutationOf(
+      createPartnerLeadOperation,
+      restAt('POST', '/api/partner/leads', { status: 201, problem: true }),
+    ),
   });
 }

@@ -5,7 +5,7 @@ import { getConsentReceipt } from '../services/consent.service';
 import { deletePersonalData, exportPersonalData, lookupPersonalData } from '../services/data-request.service';
 import { unsubscribe } from '../services/suppression.service';
 import { clientIp } from './request-meta';
-import { adminProcedure, anonymousProcedure, router } from './trpc';
+import { adminProcedure, anonymousProcedure, restAt, router } from './trpc';
 
 // Opt-outs, consent receipts and data subject requests.
 export function createPrivacyRouter(supportEmail: string) {
@@ -15,20 +15,25 @@ export function createPrivacyRouter(supportEmail: string) {
   });
   return router({
     unsubscribe: anonymousProcedure
+      .meta(restAt('POST', '/api/unsubscribe'))
       .input(createUnsubscribeSchema(supportEmail))
       .mutation(({ ctx, input }) =>
         unsubscribe(ctx.services.db.pool, input.email, { ip: clientIp(ctx.req), reply: ctx.reply }),
       ),
     consentReceipt: adminProcedure
+      .meta(restAt('GET', '/api/admin/leads/:id/consent-receipt'))
       .input(leadIdSchema)
       .query(({ ctx, input }) => getConsentReceipt(ctx.services.em(), input.id)),
     lookup: adminProcedure
+      .meta(restAt('POST', '/api/admin/data-requests/lookup'))
       .input(dataRequestSchema)
       .mutation(({ ctx, input }) => lookupPersonalData(ctx.services.db.pool, input, actorOf(ctx))),
     export: adminProcedure
+      .meta(restAt('POST', '/api/admin/data-requests/export'))
       .input(dataRequestSchema)
       .mutation(({ ctx, input }) => exportPersonalData(ctx.services.db.pool, input, actorOf(ctx))),
     delete: adminProcedure
+      .meta(restAt('DELETE', '/api/admin/data-requests'))
       .input(dataRequestSchema)
       .mutation(({ ctx, input }) => deletePersonalData(ctx.services.db.pool, input, actorOf(ctx))),
   });

@@ -2,17 +2,15 @@ import { TRPCError } from '@trpc/server';
 import { getErrorShape } from '@trpc/server/unstable-core-do-not-import';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from './context';
-import type { AppRouter, Operations } from './router';
-import { asTRPCError, type Operation, type ProcedureMeta, runOperation } from './trpc';
-
-type ProcedureDef = { _def: { type: string; meta?: ProcedureMeta } };
-type CallerFn = (input: unknown) => Promise<unknown>;
+import { type Invoke, proceduresOf } from './procedures';
+import type { AppRouter } from './router';
+import { asTRPCError } from './trpc';
 
 /** The tRPC paths the server answers outside the admin session's scope (`session: 'none'`). */
 export function sessionFreeProcedures(router: AppRouter): { path: string; method: 'GET' | 'POST' }[] {
-  return Object.entries(router._def.procedures as unknown as Record<string, ProcedureDef>)
-    .filter(([, procedure]) => procedure._def.meta?.session === 'none')
-    .map(([path, procedure]) => ({ path, method: procedure._def.type === 'query' ? 'GET' : 'POST' }));
+  return proceduresOf(router)
+    .filter((p) => p.meta.session === 'none')
+    .map((p) => ({ path: p.path, method: p.type === 'query' ? 'GET' : 'POST' }));
 }
 
 /** A query's input as tRPC's httpLink sends it: `?input=<JSON>` (absent for a procedure without input). */
@@ -31,7 +29,7 @@ function queryInput(req: FastifyRequest): unknown {
  * `/api/trpc/lead.submit` is a static route, which Fastify's router prefers to the adapter's
  * `/api/trpc/:path`, registered outside the admin session's scope — so the landing form's own call runs
  * no session hook, and a procedure backed by an operation (ADR 051: submit, track, partner lead) runs
- * that operation directly, the same group-committed path as its REST row. The answer is tRPC's own
+ * that operation directly (createInvoker), the same group-committed path as its REST route. The answer is tRPC's own
  * envelope (`{result: {data}}`, or `{error: shape}` from the router's error formatter with the status
  * its code maps to), so the tRPC client cannot tell the doors apart. Other methods on these paths fall
  * through to the adapter's route and its 405.
@@ -40,15 +38,12 @@ export function registerSessionFreeProcedures(
   app: FastifyInstance,
   opts: {
     router: AppRouter;
-    operations: Operations;
+    invoke: Invoke;
     createContext: (o: { req: FastifyRequest; res: Context['reply'] }) => Context;
-    makeCaller: (ctx: Context) => unknown;
   },
 ) {
-  const operations = opts.operations as Record<string, Operation | undefined>;
   const config = opts.router._def._config;
   for (const { path, method } of sessionFreeProcedures(opts.router)) {
-    const operation = operations[path];
     const type = method === 'GET' ? 'query' : 'mutation';
     app.route({
       method,
@@ -58,17 +53,7 @@ export function registerSessionFreeProcedures(
         let input: unknown;
         try {
           input = method === 'GET' ? queryInput(req) : req.body;
-          const data = operation
-            ? await runOperation(operation, ctx, input)
-            : await (
-                path
-                  .split('.')
-                  .reduce<unknown>(
-                    (node, key) => (node as Record<string, unknown>)[key],
-                    opts.makeCaller(ctx),
-                  ) as CallerFn
-              )(input);
-          return reply.send({ result: { data } });
+          return reply.send({ result: { data: await opts.invoke(path, ctx, input) } });
         } catch (err) {
           const error = asTRPCError(err);
           if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error }, 'tRPC procedure failed');

@@ -8,12 +8,36 @@ import { requireAdmin } from '../plugins/admin-guard';
 import { assertSafeInput } from '../plugins/input-guard';
 import type { Context } from './context';
 
+/** A procedure's REST door, when it has one (issue 23): the REST routes are derived from these marks. */
+export type RestMeta = {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Fastify's form (`/api/leads/:id`); path parameters join the input. */
+  path: string;
+  /** HTTP status of a successful answer (default 200). */
+  status?: number;
+  /** Request body limit in bytes when the default (64 KiB) is too small. */
+  bodyLimit?: number;
+  /** Errors as RFC 9457 application/problem+json (the partner API) instead of {error, message}. */
+  problem?: true;
+};
+
 /**
- * `session: 'none'`: the procedure never reads the admin session, so the server answers it outside the
- * session's scope (issue 23: public operations never touch the admin session, whichever door they come
- * through). app.ts registers one route per such procedure from this mark; nothing else lists them.
+ * What the server derives its doors from, written once on each procedure (issue 23):
+ * - `session: 'none'`: never reads the admin session, so the server answers it outside the session's
+ *   scope (public operations never touch the admin session, whichever door they come through);
+ * - `access`: who may call it, set by the base procedure (admin, or admin still enrolling two-factor);
+ * - `rest`: its REST method and path.
  */
-export type ProcedureMeta = { session?: 'none' };
+export type ProcedureMeta = { session?: 'none'; access?: 'admin' | 'enrolling'; rest?: RestMeta };
+
+/** The meta of a procedure with a REST door. */
+export const restAt = (
+  method: RestMeta['method'],
+  path: string,
+  options: Omit<RestMeta, 'method' | 'path'> = {},
+) => ({
+  rest: { method, path, ...options },
+});
 
 const t = initTRPC
   .context<Context>()
@@ -97,16 +121,18 @@ export const createCallerFactory = t.createCallerFactory;
 export const anonymousProcedure = publicProcedure.meta({ session: 'none' });
 
 /** Signed-in admins only: a valid PostgreSQL session within its idle and absolute lifetime. */
-export const adminProcedure = publicProcedure.use(async ({ ctx, next }) => {
+export const adminProcedure = publicProcedure.meta({ access: 'admin' }).use(async ({ ctx, next }) => {
   const admin = await requireAdmin(ctx.req);
   return next({ ctx: { ...ctx, admin } });
 });
 
 /** Signed-in admins, also those who must still set up two-factor sign-in (ADMIN_REQUIRE_2FA). */
-export const enrollingAdminProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const admin = await requireAdmin(ctx.req, { allowWithoutTwoFactor: true });
-  return next({ ctx: { ...ctx, admin } });
-});
+export const enrollingAdminProcedure = publicProcedure
+  .meta({ access: 'enrolling' })
+  .use(async ({ ctx, next }) => {
+    const admin = await requireAdmin(ctx.req, { allowWithoutTwoFactor: true });
+    return next({ ctx: { ...ctx, admin } });
+  });
 
 /**
  * A public procedure's input schema and body, defined once (ADR 051): the tRPC router serves it as a
@@ -126,9 +152,12 @@ export function operation<S extends $ZodType, R>(
   return { input, run };
 }
 
-/** The operation as a tRPC mutation. */
-export function mutationOf<S extends $ZodType, R>(op: Operation<S, R>) {
-  return anonymousProcedure.input(op.input).mutation(({ ctx, input }) => op.run(ctx, input as output<S>));
+/** The operation as a session-free tRPC mutation (with its REST door when `meta` names one). */
+export function mutationOf<S extends $ZodType, R>(op: Operation<S, R>, meta: ProcedureMeta = {}) {
+  return anonymousProcedure
+    .meta(meta)
+    .input(op.input)
+    .mutation(({ ctx, input }) => op.run(ctx, input as output<S>));
 }
 
 /** The operation without tRPC: validates like the procedure (a ZodError maps to the same 400). */
