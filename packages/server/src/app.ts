@@ -25,6 +25,7 @@ import { adminStreamRoutes } from './rest/admin-stream-routes';
 import { registerRestRoutes } from './rest/rest-adapter';
 import { restRoutesOf } from './rest/rest-routes';
 import { createServices } from './services/index';
+import { startWebhookWorker } from './services/webhook-worker';
 import { createContextFactory } from './trpc/context';
 import { createInvoker } from './trpc/procedures';
 import { createAppRouter, createOperations } from './trpc/router';
@@ -233,6 +234,21 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     await Promise.all([services.analytics.close(), services.leads.close(), services.partnerLeads.close()]);
   });
   services.analytics.startUpkeep((err) => app.log.warn({ err }, 'analytics upkeep run failed'));
+  // Webhook deliveries (ADR 062): every replica runs the job queue's workers.
+  const webhookWorker = await startWebhookWorker({
+    connectionString: options.databaseUrl,
+    concurrency: config.webhooksConcurrency,
+    statementTimeoutMs: config.dbStatementTimeoutSeconds * 1000,
+    delivery: {
+      allowPrivateUrls: config.webhooksAllowPrivateUrls,
+      retrySchedule: config.webhooksRetrySchedule,
+      onError: (err) => app.log.warn({ err }, 'webhook upkeep failed'),
+    },
+    log: (level, message) =>
+      app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),
+  });
+  // Stops taking jobs and lets attempts in flight finish; a job cut short is taken again after its lease.
+  app.addHook('onClose', async () => webhookWorker.stop());
   const operations = createOperations({ supportEmail: config.supportEmail });
   const appRouter = createAppRouter({ supportEmail: config.supportEmail }, operations);
   const createContext = createContextFactory(config, services);

@@ -99,6 +99,21 @@ const envSchema = z.object({
     .min(1, 'must be at least 1 day')
     .max(36_500)
     .default(395),
+  WEBHOOKS_ALLOW_PRIVATE_URLS: boolFlag.default(false),
+  // Seconds between a webhook delivery's attempts after the first (ADR 062): Standard Webhooks' schedule.
+  WEBHOOKS_RETRY_SCHEDULE: z
+    .string()
+    .default('5,300,1800,7200,18000,36000,36000')
+    .refine(
+      (v) => v.split(',').every((s) => /^\s*\d+(\.\d+)?\s*$/.test(s)),
+      'must be comma-separated numbers of seconds, e.g. 5,300,1800',
+    ),
+  WEBHOOKS_CONCURRENCY: z.coerce
+    .number({ error: 'must be a whole number of deliveries' })
+    .int('must be a whole number of deliveries')
+    .min(1, 'must be at least 1')
+    .max(1000)
+    .default(32),
 });
 
 export type AppConfig = {
@@ -147,6 +162,12 @@ export type AppConfig = {
   analyticsCountryHeader: string | undefined;
   /** Raw analytics events older than this are deleted; the daily rollups are kept. */
   analyticsRetentionDays: number;
+  /** Also allow http:// and loopback/private addresses for webhook endpoints (local receivers, tests). */
+  webhooksAllowPrivateUrls: boolean;
+  /** Seconds to wait before each retry of a failed webhook delivery (its length is the number of retries). */
+  webhooksRetrySchedule: number[];
+  /** Webhook deliveries in flight at once in this process. */
+  webhooksConcurrency: number;
   /** Run migrations when the app starts (always true outside of tests that share a migrated DB). */
   migrate: boolean;
 };
@@ -211,6 +232,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     analyticsCountryHeader: e.ANALYTICS_COUNTRY_HEADER,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
+    webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
+    webhooksRetrySchedule: e.WEBHOOKS_RETRY_SCHEDULE.split(',').map(Number),
+    webhooksConcurrency: e.WEBHOOKS_CONCURRENCY,
     migrate: true,
   };
 }

@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { installJobQueue } from '../services/webhook-worker';
 import { type DatabaseHealth, healthOf } from './availability';
 import { entities } from './entities/index';
 import { migrationsList } from './migrations/index';
@@ -131,7 +132,11 @@ export async function withAdvisoryLock<T>(db: Database, key: number, fn: () => P
  */
 export async function migrate(db: Database): Promise<void> {
   if (!db.timeouts) {
-    await withAdvisoryLock(db, MIGRATION_LOCK_KEY, () => db.orm.migrator.up());
+    await withAdvisoryLock(db, MIGRATION_LOCK_KEY, async () => {
+      // The job queue's schema first (ADR 062): the app's webhook functions queue jobs into it.
+      await installJobQueue(db.url);
+      await db.orm.migrator.up();
+    });
     return;
   }
   const own = await openDatabase({ url: db.url, poolMax: 4 });

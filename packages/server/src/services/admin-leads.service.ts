@@ -141,10 +141,28 @@ const DELETE_ACTION: Record<LeadTable['kind'], AuditAction> = {
   api: 'api_leads.delete',
 };
 
+/**
+ * Deletes the listed leads in one statement, which also queues `lead.deleted` to the webhook endpoints
+ * subscribed to it and to every endpoint that was sent the lead (ADR 062). Answers how many went.
+ */
+async function deleteByIds(pool: Pool, table: LeadTable, ids: string[]): Promise<number> {
+  const utm = table.kind === 'website' ? "attribution->>'utm_source'" : 'null::text';
+  const { rows } = await pool.query<{ n: number }>(
+    `with gone as (
+       delete from ${table.table} where id = any($1::uuid[]) returning id, state, ${utm} as utm_source
+     )
+     select (select count(*)::int from gone) as n,
+       webhook_enqueue('lead.deleted', '${table.kind}', array_agg(id), array_agg(state::text), array_agg(utm_source))
+     from gone`,
+    [ids],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** Deletes one lead; 404 when it does not exist (already deleted, or never did). */
 export async function deleteLead(pool: Pool, table: LeadTable, id: string, actor: Actor) {
-  const { rowCount } = await pool.query(`delete from ${table.table} where id = $1`, [id]);
-  if (!rowCount) throw new AppError(ERROR_CODES.notFound, table.notFoundMessage);
+  const deleted = await deleteByIds(pool, table, [id]);
+  if (!deleted) throw new AppError(ERROR_CODES.notFound, table.notFoundMessage);
   await recordAudit(pool, {
     actor: actor.username,
     action: DELETE_ACTION[table.kind],
@@ -183,8 +201,7 @@ export async function deleteMatchingLeads(
   let deletedCount = 0;
   for (let i = 0; i < rows.length; i += DELETE_MATCHING_BATCH) {
     const ids = rows.slice(i, i + DELETE_MATCHING_BATCH).map((r) => r.id);
-    const { rowCount } = await pool.query(`delete from ${table.table} where id = any($1::uuid[])`, [ids]);
-    deletedCount += rowCount ?? 0;
+    deletedCount += await deleteByIds(pool, table, ids);
   }
   await recordAudit(pool, {
     actor: options.actor.username,
@@ -198,8 +215,7 @@ export async function deleteMatchingLeads(
 /** Deletes every listed lead in ONE statement; ids that no longer exist are simply not counted. */
 export async function deleteLeads(pool: Pool, table: LeadTable, ids: string[], actor: Actor) {
   const unique = [...new Set(ids)];
-  const { rowCount } = await pool.query(`delete from ${table.table} where id = any($1::uuid[])`, [unique]);
-  const deletedCount = rowCount ?? 0;
+  const deletedCount = await deleteByIds(pool, table, unique);
   await recordAudit(pool, {
     actor: actor.username,
     action: DELETE_ACTION[table.kind],

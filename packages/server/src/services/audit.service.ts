@@ -25,7 +25,13 @@ export type AuditAction =
   | 'privacy.export'
   | 'privacy.delete'
   | 'partner_key.create'
-  | 'partner_key.revoke';
+  | 'partner_key.revoke'
+  | 'webhooks.create'
+  | 'webhooks.update'
+  | 'webhooks.delete'
+  | 'webhooks.rotate_secret'
+  | 'webhooks.resend'
+  | 'webhooks.disabled';
 
 export async function recordAudit(
   pool: Pool,

@@ -178,12 +178,24 @@ export async function deletePersonalData(pool: Pool, ids: Identifiers, actor: Ac
       `with receipts as (
          select count(*)::int as n from consent_receipt r join website_lead l on l.id = r.lead_id where ${WEBSITE_MATCH}
        ), website as (
-         delete from website_lead l where ${WEBSITE_MATCH} returning 1
+         delete from website_lead l where ${WEBSITE_MATCH}
+         returning l.id, l.state, l.attribution->>'utm_source' as utm_source
        ), api as (
-         delete from api_lead where phone_digits(phone) = $2 and $2 <> '' returning 1
+         delete from api_lead where phone_digits(phone) = $2 and $2 <> '' returning id, state
+       ), w as (
+         select array_agg(id) as ids, array_agg(state::text) as states, array_agg(utm_source) as sources from website
+       ), a as (
+         select array_agg(id) as ids, array_agg(state::text) as states, array_agg(null::text) as sources from api
        )
+       -- Erasure travels (ADR 062): the consent is withdrawn and the lead deleted, for every endpoint that
+       -- was sent it and every subscriber.
        select (select count(*)::int from website) as website, (select count(*)::int from api) as api,
-              (select n from receipts) as receipts`,
+              (select n from receipts) as receipts,
+              webhook_enqueue('lead.opted_out', 'website', w.ids, w.states, w.sources) as w1,
+              webhook_enqueue('lead.deleted', 'website', w.ids, w.states, w.sources) as w2,
+              webhook_enqueue('lead.opted_out', 'api', a.ids, a.states, a.sources) as a1,
+              webhook_enqueue('lead.deleted', 'api', a.ids, a.states, a.sources) as a2
+       from w, a`,
       [k.email, k.digits],
     );
     await addSuppression(client, { email: k.email || null, phone: k.digits || null }, 'data_request');

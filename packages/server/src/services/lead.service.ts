@@ -125,13 +125,18 @@ const SUBMIT_SQL = `
       owner_token_hash, retry_key_hash, channel, source, medium, campaign, attribution::jsonb, country,
       created_at, created_at
     from input order by lock_key
-    returning id
+    returning id, state, attribution->>'utm_source' as utm_source, opted_out_at
+  ), receipt as (
+    insert into consent_receipt (id, lead_id, consent_given, consent_text_hash, consent_text_version,
+      ip_address, user_agent, page_url, trusted_form_url, gpc, attribution, created_at)
+    select i.receipt_id, lead.id, i.consent_given, ${TEXT_HASH}, ${TEXT_VERSION}, i.ip_address, i.user_agent,
+      i.page_url, i.trusted_form_url, i.gpc, i.attribution::jsonb, i.created_at
+    from lead join input i using (id)
   )
-  insert into consent_receipt (id, lead_id, consent_given, consent_text_hash, consent_text_version,
-    ip_address, user_agent, page_url, trusted_form_url, gpc, attribution, created_at)
-  select i.receipt_id, lead.id, i.consent_given, ${TEXT_HASH}, ${TEXT_VERSION}, i.ip_address, i.user_agent,
-    i.page_url, i.trusted_form_url, i.gpc, i.attribution::jsonb, i.created_at
-  from lead join input i using (id)`;
+  -- The batch's webhook deliveries (ADR 062), in the same statement: a lead is never acknowledged
+  -- without them. One call per batch; a lead already opted out is sent nowhere.
+  select webhook_enqueue('lead.created', 'website', array_agg(id), array_agg(state::text), array_agg(utm_source))
+  from lead where opted_out_at is null`;
 
 async function writeLeads(pool: Pool, rows: LeadRow[]): Promise<void> {
   const text = CURRENT_CONSENT_TEXT;
@@ -273,19 +278,29 @@ export async function getPublicLead(em: EntityManager, id: string) {
   return { id: lead.id, state: lead.state ?? null };
 }
 
-/** Sets the beneficiary when the caller holds the lead's owner token; otherwise 404 (no existence oracle). */
+/**
+ * Sets the beneficiary when the caller holds the lead's owner token; otherwise 404 (no existence oracle).
+ * The `lead.beneficiary_updated` deliveries are queued in the same statement (ADR 062).
+ */
 export async function setBeneficiary(
-  em: EntityManager,
+  pool: Pool,
   id: string,
   beneficiary: Beneficiary,
   ownerToken: string | undefined,
 ) {
   if (!ownerToken) throw new AppError(ERROR_CODES.notFound, 'Lead not found');
-  const updated = await em.nativeUpdate(
-    WebsiteLead,
-    { id, ownerTokenHash: hashToken(ownerToken) },
-    { beneficiary, updatedAt: new Date() },
+  const { rows } = await pool.query<{ updated: number }>(
+    `with u as (
+       update website_lead set beneficiary = $3, updated_at = now()
+       where id = $1 and owner_token_hash = $2
+       returning id, state, attribution->>'utm_source' as utm_source, opted_out_at
+     )
+     select (select count(*)::int from u) as updated,
+       webhook_enqueue('lead.beneficiary_updated', 'website', array_agg(id), array_agg(state::text),
+         array_agg(utm_source))
+     from u where opted_out_at is null`,
+    [id, hashToken(ownerToken), beneficiary],
   );
-  if (updated === 0) throw new AppError(ERROR_CODES.notFound, 'Lead not found');
+  if (!rows[0]?.updated) throw new AppError(ERROR_CODES.notFound, 'Lead not found');
   return { id, beneficiary };
 }

@@ -86,13 +86,17 @@ const PARTNER_SQL = `
       i.birth_day, i.birth_year, i.beneficiary, i.trusted_form_url, i.partner_id, look.suppressed_since, now()
     from input i join look using (ord)
     where look.stored_hash is null and look.duplicate_id is null
-    returning id
+    returning id, state, opted_out_at
+  ), hooks as (
+    -- The batch's webhook deliveries (ADR 062), in the same statement as its leads.
+    select webhook_enqueue('api_lead.created', 'api', array_agg(id), array_agg(state::text), array_agg(null::text))
+    from lead where opted_out_at is null
   ), stored as (
     insert into partner_idempotency (partner_id, idempotency_key, request_hash, response_status, response_body)
     select i.partner_id, i.idempotency_key, i.request_hash, 201, jsonb_build_object('id', lead.id)
     from input i join lead using (id) where i.idempotency_key <> ''
   )
-  select look.ord, look.stored_hash, look.stored_id, look.duplicate_id from look order by look.ord`;
+  select look.ord, look.stored_hash, look.stored_id, look.duplicate_id from look cross join hooks order by look.ord`;
 
 async function writePartnerLeads(pool: Pool, rows: PartnerRow[]): Promise<void> {
   const { rows: looks } = await pool.query<Look & { ord: string }>({

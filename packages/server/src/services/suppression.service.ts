@@ -54,9 +54,18 @@ export async function addSuppression(sql: Sql, ids: Identifiers, source: Suppres
      ), website as (
        update website_lead set opted_out_at = now()
        where opted_out_at is null and ((lower(email) = $4 and $4 <> '') or (phone_digits(phone) = $5 and $5 <> ''))
+       returning id, state, attribution->>'utm_source' as utm_source
+     ), api as (
+       update api_lead set opted_out_at = now()
+       where opted_out_at is null and phone_digits(phone) = $5 and $5 <> ''
+       returning id, state
      )
-     update api_lead set opted_out_at = now()
-     where opted_out_at is null and phone_digits(phone) = $5 and $5 <> ''`,
+     -- Revocation travels (ADR 062): lead.opted_out to its subscribers and to every endpoint sent the lead.
+     select
+       webhook_enqueue('lead.opted_out', 'website', (select array_agg(id) from website),
+         (select array_agg(state::text) from website), (select array_agg(utm_source) from website)),
+       webhook_enqueue('lead.opted_out', 'api', (select array_agg(id) from api),
+         (select array_agg(state::text) from api), (select array_agg(null::text) from api))`,
     [hashes.email, hashes.phone, source, email, digits],
   );
 }

@@ -24,6 +24,7 @@ import { deleteBackup, listBackups } from '../services/backup-files.service';
 import type { Context } from './context';
 import { clientIp } from './request-meta';
 import { adminProcedure, restAt, router } from './trpc';
+import { createWebhooksRouter } from './webhooks.router';
 
 // Admin dashboard calls (spec §7). Procedures unpack the context and call one service each.
 
@@ -127,5 +128,6 @@ export function createAdminRouter() {
       .meta(restAt('GET', '/api/admin/audit-log'))
       .input(auditLogQuerySchema)
       .query(({ ctx, input }) => listAudit(ctx.services.db.pool, input)),
+    webhooks: createWebhooksRouter(),
   });
 }

@@ -63,7 +63,7 @@ export function createLeadRouter(submit: ReturnType<typeof submitLeadOperation>)
       .input(leadBeneficiaryInputSchema)
       .mutation(({ ctx, input }) =>
         leads.setBeneficiary(
-          ctx.services.em(),
+          ctx.services.db.pool,
           input.id,
           input.beneficiary,
           ctx.req.cookies[LEAD_OWNER_COOKIE],

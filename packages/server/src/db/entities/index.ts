@@ -24,6 +24,7 @@ import { ConsentText } from './consent-text.entity';
 import { Partner, PartnerApiKey, PartnerIdempotency } from './partner.entity';
 import { RateLimitBucket } from './rate-limit-bucket.entity';
 import { Suppression } from './suppression.entity';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
 import { WebsiteLead } from './website-lead.entity';
 
 // Listed explicitly (no folder discovery) so the bundle and the ORM agree.
@@ -55,4 +56,7 @@ export const entities = [
   Partner,
   PartnerApiKey,
   PartnerIdempotency,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
 ];

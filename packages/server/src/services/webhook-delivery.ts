@@ -1,0 +1,329 @@
+import http from 'node:http';
+import https from 'node:https';
+import { type Attribution, CLICK_ID_KEYS, UTM_KEYS } from '@uf/shared/attribution';
+import type { Pool } from 'pg';
+import { recordAudit } from './audit.service';
+import { inTransaction } from './pg-transaction';
+import { signatureHeader } from './webhook-signing';
+import { guardedLookup, webhookUrlProblem } from './webhook-url';
+
+// One attempt of one webhook delivery (issue 24, ADR 062), run by the job queue. A delivery's id is the
+// `webhook-id` of all its attempts. The body is `{type, timestamp, data}`, where `timestamp` is when the
+// event happened (the delivery's creation) and the `webhook-timestamp` header is when this attempt was
+// signed. A lead's data is read when the attempt runs, so nothing personal is copied into the queue, and
+// a lead erased before its delivery is never sent.
+
+/** An attempt gives up after this long (Standard Webhooks: 2xx within 15 s). */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+/** Bytes of the receiver's answer kept in the log; the rest is never read. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+/** A delivery whose attempt started longer ago than this is taken to have lost its runner (crash). */
+export const ATTEMPT_LEASE_SECONDS = 30;
+/** An endpoint failing this long is disabled. */
+export const DISABLE_AFTER_FAILING_DAYS = 5;
+
+export type DeliveryOptions = {
+  allowPrivateUrls: boolean;
+  /** Seconds before each retry after the first attempt. */
+  retrySchedule: readonly number[];
+  timeoutMs?: number;
+  onError?(err: unknown): void;
+};
+
+/** What a lead's stored columns say about where its visit came from; click ids join here as columns. */
+export function leadAttribution(lead: { attribution?: Attribution | null; page_url?: string | null }) {
+  const a: Attribution = lead.attribution ?? {};
+  const out: Record<string, string | null> = {};
+  for (const key of UTM_KEYS) out[key.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())] = a[key] ?? null;
+  out.referrer = a.landingReferrer ?? null;
+  out.landingUrl = lead.page_url ?? null;
+  for (const key of CLICK_ID_KEYS) out[key] = a[key] ?? null;
+  return out;
+}
+
+type WebsiteLeadRow = Record<string, unknown> & { attribution: Attribution | null; page_url: string | null };
+
+/** The `data` of a website lead's messages: the lead, its consent evidence and its attribution. */
+export function websiteLeadData(l: WebsiteLeadRow) {
+  return {
+    id: l.id,
+    leadType: 'website',
+    firstName: l.first_name,
+    lastName: l.last_name,
+    email: l.email,
+    phone: l.phone,
+    streetAddress: l.street_address,
+    zipCode: l.zip_code,
+    state: l.state,
+    birthMonth: l.birth_month,
+    birthDay: l.birth_day,
+    birthYear: l.birth_year,
+    beneficiary: l.beneficiary ?? null,
+    createdAt: l.created_at,
+    consent: {
+      given: l.consent_given,
+      text: l.consent_text ?? null,
+      textVersion: l.consent_text_version ?? null,
+      at: l.consent_at ?? null,
+      ipAddress: l.ip_address ?? null,
+      userAgent: l.user_agent ?? null,
+      pageUrl: l.page_url ?? null,
+      receiptId: l.receipt_id ?? null,
+      trustedFormUrl: l.trusted_form_url ?? null,
+    },
+    attribution: leadAttribution(l),
+  };
+}
+
+/** The `data` of a partner (API) lead's messages. */
+export function apiLeadData(l: Record<string, unknown>) {
+  return {
+    id: l.id,
+    leadType: 'api',
+    firstName: l.first_name,
+    lastName: l.last_name,
+    phone: l.phone,
+    streetAddress: l.street_address,
+    city: l.city,
+    state: l.state,
+    birthMonth: l.birth_month,
+    birthDay: l.birth_day,
+    birthYear: l.birth_year,
+    beneficiary: l.beneficiary ?? null,
+    createdAt: l.created_at,
+    consent: { trustedFormUrl: l.trusted_form_url ?? null },
+    attribution: null,
+  };
+}
+
+// Claims the delivery (state pending, no attempt running or its lease expired) and reads what the
+// attempt needs in the same round trip: the endpoint, and the lead when the message carries one.
+const CLAIM_SQL = `
+  with c as (
+    update webhook_delivery d set attempt_started_at = now(), updated_at = now()
+    from webhook_endpoint e
+    where d.id = $1 and e.id = d.endpoint_id and d.state = 'pending'
+      and (d.attempt_started_at is null or d.attempt_started_at < now() - make_interval(secs => $2))
+    returning d.id, d.endpoint_id, d.event, d.lead_kind, d.lead_id, d.data, d.attempts, d.created_at,
+      e.url, e.enabled, e.secret, case when e.previous_secret_until > now() then e.previous_secret end as previous_secret
+  )
+  select c.*,
+    case when c.data is null and c.lead_kind = 'website' then (
+      select row_to_json(w) from (
+        select l.id, l.first_name, l.last_name, l.email, l.phone, l.street_address, l.zip_code, l.state,
+          l.birth_month, l.birth_day, l.birth_year, l.beneficiary, l.created_at, l.attribution,
+          r.id as receipt_id, r.consent_given, r.created_at as consent_at, r.ip_address, r.user_agent,
+          r.page_url, r.trusted_form_url, r.consent_text_version, t.body as consent_text
+        from website_lead l
+        left join consent_receipt r on r.lead_id = l.id
+        left join consent_text t on t.hash = r.consent_text_hash
+        where l.id = c.lead_id) w)
+    when c.data is null and c.lead_kind = 'api' then (
+      select row_to_json(a) from (
+        select id, first_name, last_name, phone, street_address, city, state, birth_month, birth_day,
+          birth_year, beneficiary, trusted_form_url, created_at
+        from api_lead where id = c.lead_id) a)
+    end as lead
+  from c`;
+
+type Claimed = {
+  id: string;
+  endpoint_id: string;
+  event: string;
+  lead_kind: string | null;
+  lead_id: string | null;
+  data: unknown;
+  attempts: number;
+  created_at: Date;
+  url: string;
+  enabled: boolean;
+  secret: string;
+  previous_secret: string | null;
+  lead: Record<string, unknown> | null;
+};
+
+export type SendResult = { status?: number; excerpt?: string; error?: string; ms: number };
+
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
+
+/**
+ * POSTs `body` once: no redirect is followed, the answer's first RESPONSE_EXCERPT_BYTES are kept and the
+ * rest never read (the socket is closed), and the whole exchange ends after `timeoutMs` — a receiver that
+ * hangs or streams megabytes costs its own delivery only.
+ */
+export function postOnce(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { allowPrivateUrls: boolean; timeoutMs: number },
+): Promise<SendResult> {
+  const started = performance.now();
+  const ms = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    const problem = webhookUrlProblem(rawUrl, options.allowPrivateUrls);
+    if (problem) return resolve({ error: problem, ms: ms() });
+    const url = new URL(rawUrl);
+    const isHttps = url.protocol === 'https:';
+    let settled = false;
+    const finish = (result: Omit<SendResult, 'ms'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...result, ms: ms() });
+    };
+    const req = (isHttps ? https : http).request(
+      url,
+      {
+        method: 'POST',
+        agent: isHttps ? agents.https : agents.http,
+        lookup: guardedLookup(options.allowPrivateUrls) as never,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+          finish({ status: res.statusCode, excerpt });
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (size >= RESPONSE_EXCERPT_BYTES) return;
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= RESPONSE_EXCERPT_BYTES) {
+            done();
+            res.destroy();
+          }
+        });
+        res.on('end', done);
+        res.on('error', done);
+        res.on('close', done);
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ error: `no answer within ${options.timeoutMs / 1000} s` });
+      req.destroy();
+    }, options.timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) => finish({ error: err.message || String(err.code) }));
+    req.end(body);
+  });
+}
+
+type Outcome = 'delivered' | 'retrying' | 'failed';
+
+const RECORD_SQL = `
+  with a as (
+    insert into webhook_attempt (delivery_id, started_at, duration_ms, status_code, response_excerpt, error, outcome)
+    select $1, $2, $3, $4, $5, $6, $7 where $13
+  ), d as (
+    update webhook_delivery set
+      state = case $7 when 'retrying' then 'pending' else $7 end,
+      attempts = attempts + case when $13 then 1 else 0 end,
+      next_attempt_at = $8, attempt_started_at = null, last_status = $4, last_error = $6,
+      delivered_at = case when $7 = 'delivered' then now() end, updated_at = now()
+    where id = $1
+  )
+  update webhook_endpoint set
+    failing_since = case when $7 = 'delivered' then null else coalesce(failing_since, now()) end,
+    enabled = enabled and not ($9 or coalesce(failing_since < now() - make_interval(days => $10) and $7 <> 'delivered', false)),
+    disabled_reason = case
+      when not enabled then disabled_reason
+      when $9 then $11
+      when failing_since < now() - make_interval(days => $10) and $7 <> 'delivered' then $12
+      else disabled_reason end,
+    updated_at = now()
+  where id = $14 and $13
+  returning enabled`;
+
+/** Runs one attempt of delivery `id`; does nothing when it is not pending or another runner holds it. */
+export async function runDeliveryAttempt(pool: Pool, id: string, options: DeliveryOptions): Promise<void> {
+  const { rows } = await pool.query<Claimed>({
+    name: 'webhook_claim',
+    text: CLAIM_SQL,
+    values: [id, ATTEMPT_LEASE_SECONDS],
+  });
+  const d = rows[0];
+  if (!d) return;
+  const started = new Date();
+  const record = async (
+    outcome: Outcome,
+    result: SendResult | undefined,
+    nextAt: Date | null,
+    gone?: { reason: string },
+  ) => {
+    const wasAttempt = result !== undefined;
+    const values = [
+      d.id,
+      started,
+      result?.ms ?? 0,
+      result?.status ?? null,
+      result?.excerpt ?? null,
+      result?.error ?? gone?.reason ?? null,
+      outcome,
+      nextAt,
+      result?.status === 410,
+      DISABLE_AFTER_FAILING_DAYS,
+      'The receiver answered 410 Gone',
+      `Failing for ${DISABLE_AFTER_FAILING_DAYS} days`,
+      wasAttempt,
+      d.endpoint_id,
+    ];
+    const write = (sql: Pick<Pool, 'query'>) =>
+      sql.query<{ enabled: boolean }>({ name: 'webhook_record', text: RECORD_SQL, values });
+    // A retry's job is queued in the transaction that records the failure: never one without the other.
+    const { rows: ep } =
+      outcome === 'retrying'
+        ? await inTransaction(pool, [], async (client) => {
+            const answer = await write(client);
+            await client.query('select webhook_queue($1::uuid[])', [[d.id]]);
+            return answer;
+          })
+        : await write(pool);
+    if (wasAttempt && d.enabled && ep[0] && !ep[0].enabled) {
+      // The admins are told through the audit log (the e-mail alert is issue 24's part 6).
+      await recordAudit(pool, {
+        actor: 'system',
+        action: 'webhooks.disabled',
+        detail: {
+          id: d.endpoint_id,
+          url: d.url,
+          status: result?.status ?? null,
+          error: result?.error ?? null,
+        },
+      });
+    }
+  };
+
+  if (!d.enabled) return record('failed', undefined, null, { reason: 'The endpoint is disabled' });
+  let data: unknown = d.data;
+  if (data == null) {
+    if (!d.lead) return record('failed', undefined, null, { reason: 'The lead no longer exists' });
+    data = d.lead_kind === 'api' ? apiLeadData(d.lead) : websiteLeadData(d.lead as WebsiteLeadRow);
+  }
+  const body = JSON.stringify({ type: d.event, timestamp: new Date(d.created_at).toISOString(), data });
+  const timestamp = Math.floor(Date.now() / 1000);
+  const secrets = d.previous_secret ? [d.secret, d.previous_secret] : [d.secret];
+  const result = await postOnce(
+    d.url,
+    body,
+    {
+      'webhook-id': d.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, d.id, timestamp, body),
+      'user-agent': 'unclaimed-funds-webhooks/1',
+    },
+    { allowPrivateUrls: options.allowPrivateUrls, timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS },
+  );
+  const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
+  if (ok) return record('delivered', result, null);
+  const delay = options.retrySchedule[d.attempts];
+  if (result.status === 410 || delay === undefined) return record('failed', result, null);
+  return record('retrying', result, new Date(Date.now() + delay * 1000));
+}

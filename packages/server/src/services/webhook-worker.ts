@@ -1,0 +1,91 @@
+import { Logger, type Runner, run, runMigrations } from 'graphile-worker';
+import pg from 'pg';
+import { ATTEMPT_LEASE_SECONDS, type DeliveryOptions, runDeliveryAttempt } from './webhook-delivery';
+
+// The job queue behind webhook deliveries (ADR 062): graphile-worker, a kept PostgreSQL queue. Jobs are
+// added by SQL (webhook_queue(), inside the transactions that store leads); each process runs up to
+// WEBHOOKS_CONCURRENCY of them at once, woken by LISTEN/NOTIFY as jobs arrive (the poll is only a
+// fallback), and a job is locked by the one process running it. Its schema is installed by migrate()
+// in both database modes (embedded or external), before the app's own migrations.
+
+export const DELIVER_TASK = 'webhook_deliver';
+/** How often each process looks for work a crashed process left behind. */
+const SWEEP_MS = 10_000;
+
+type LogFn = (level: string, message: string) => void;
+
+const loggerOf = (log: LogFn | undefined) =>
+  new Logger(() => (level, message) => {
+    // Its advice to size the pool at the concurrency is for long jobs holding a connection; ours hold one
+    // only for their short statements (ADR 062).
+    if ((level === 'error' || level === 'warning') && !message.includes('maxPoolSize')) log?.(level, message);
+  });
+
+/** Creates or upgrades the `graphile_worker` schema (idempotent; graphile-worker takes its own lock). */
+export async function installJobQueue(connectionString: string, log?: LogFn): Promise<void> {
+  await runMigrations({ connectionString, logger: loggerOf(log) });
+}
+
+// Work a killed process left: graphile-worker frees a dead worker's jobs only after 4 hours, but no
+// delivery attempt runs longer than the lease, so a job locked longer belongs to a process that is gone.
+// Pending deliveries whose job is missing (a restored backup holds no jobs) get one again.
+const SWEEP_SQL = `
+  select graphile_worker.force_unlock_workers(array(
+    select distinct locked_by from graphile_worker.jobs
+    where locked_by is not null and task_identifier = '${DELIVER_TASK}'
+      and locked_at < now() - make_interval(secs => $1 * 2)));`;
+const REQUEUE_SQL = `
+  select webhook_queue(array(
+    select d.id from webhook_delivery d
+    where d.state = 'pending' and d.next_attempt_at < now() - make_interval(secs => $1 * 2)
+      and not exists (select 1 from graphile_worker.jobs j where j.key = d.id::text)
+    limit 1000))`;
+
+export type WebhookWorker = { stop(): Promise<void>; sweep(): Promise<void> };
+
+export async function startWebhookWorker(options: {
+  connectionString: string;
+  concurrency: number;
+  delivery: DeliveryOptions;
+  statementTimeoutMs?: number;
+  log?: LogFn;
+}): Promise<WebhookWorker> {
+  // Its own pool: the queue's fetches and the attempts' short statements never wait behind lead writes.
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: Math.min(20, Math.max(4, Math.ceil(options.concurrency / 4) + 2)),
+    statement_timeout: options.statementTimeoutMs,
+  });
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const runner: Runner = await run({
+    pgPool: pool,
+    concurrency: options.concurrency,
+    pollInterval: 1_000,
+    noHandleSignals: true,
+    logger: loggerOf(options.log),
+    taskList: {
+      [DELIVER_TASK]: async (payload) => {
+        await runDeliveryAttempt(pool, (payload as { id: string }).id, options.delivery);
+      },
+    },
+  });
+  const sweep = async () => {
+    try {
+      await pool.query(SWEEP_SQL, [ATTEMPT_LEASE_SECONDS]);
+      await pool.query(REQUEUE_SQL, [ATTEMPT_LEASE_SECONDS]);
+    } catch (err) {
+      options.delivery.onError?.(err);
+    }
+  };
+  const timer = setInterval(() => void sweep(), SWEEP_MS);
+  timer.unref();
+  return {
+    sweep,
+    async stop() {
+      clearInterval(timer);
+      await runner.stop();
+      await pool.end();
+    },
+  };
+}
