@@ -20,6 +20,14 @@ import {
 import { partnerLeadSchema } from '@uf/shared/partner.schema';
 import { US_STATE_CODES } from '@uf/shared/state-sites';
 import { createUnsubscribeSchema } from '@uf/shared/unsubscribe.schema';
+import {
+  DELIVERY_STATES,
+  WEBHOOK_EVENTS,
+  webhookCreateSchema,
+  webhookFiltersSchema,
+  webhookResendFailedSchema,
+  webhookUpdateSchema,
+} from '@uf/shared/webhook.schema';
 import { z } from 'zod/mini';
 import { bool, inputSchema, int, type JsonSchema, nullableStr, object, ref, str } from './json-schema';
 
@@ -218,6 +226,54 @@ export const componentSchemas: Record<string, JsonSchema> = {
 };
 
 const json = (description: string, schema?: JsonSchema): ResponseDoc => ({ description, schema });
+
+const WEBHOOK_ENDPOINT = object({
+  id: str(undefined, { format: 'uuid' }),
+  url: str(),
+  description: nullableStr(),
+  events: { type: 'array', items: str(undefined, { enum: [...WEBHOOK_EVENTS] }) },
+  filters: inputSchema(webhookFiltersSchema),
+  enabled: bool(),
+  disabledReason: nullableStr('Why it was disabled (410, failing for 5 days, an admin)'),
+  failingSince: nullableStr('Start of the current run of failed attempts'),
+  previousSecretUntil: nullableStr('Until when the previous secret still signs (24 h after a rotation)'),
+  createdAt: str(undefined, { format: 'date-time' }),
+  updatedAt: str(undefined, { format: 'date-time' }),
+});
+const WEBHOOK_ENDPOINT_WITH_SECRET = {
+  ...WEBHOOK_ENDPOINT,
+  properties: {
+    ...(WEBHOOK_ENDPOINT.properties as object),
+    secret: str('whsec_…: shown only in this answer'),
+  },
+  required: [...(WEBHOOK_ENDPOINT.required as string[]), 'secret'],
+};
+const WEBHOOK_DELIVERY = object({
+  id: str('The webhook-id of every attempt', { format: 'uuid' }),
+  endpointId: str(undefined, { format: 'uuid' }),
+  event: str(),
+  leadId: nullableStr(),
+  leadType: nullableStr(),
+  state: str(undefined, { enum: [...DELIVERY_STATES] }),
+  attempts: int(),
+  nextAttemptAt: nullableStr(),
+  lastStatus: { type: ['integer', 'null'] },
+  lastError: nullableStr(),
+  deliveredAt: nullableStr(),
+  createdAt: str(undefined, { format: 'date-time' }),
+  attemptLog: {
+    type: 'array',
+    items: object({
+      startedAt: str(undefined, { format: 'date-time' }),
+      durationMs: int(),
+      statusCode: { type: ['integer', 'null'] },
+      responseExcerpt: nullableStr('First 1 KB of the answer'),
+      error: nullableStr(),
+      outcome: str(undefined, { enum: ['delivered', 'retrying', 'failed'] }),
+    }),
+  },
+});
+
 const idParamNote = 'Lead ids are UUIDs.';
 
 const search = str('Name, e-mail (website leads) or phone number, 2–100 characters');
@@ -731,6 +787,124 @@ export const operations: Record<string, OperationDoc> = {
           ipAddress: nullableStr(),
           createdAt: isoDateTime,
         }),
+      }),
+    },
+  },
+  'admin.webhooks.list': {
+    tag: 'Admin',
+    summary: 'List the webhook endpoints',
+    description:
+      'Every endpoint, oldest first. Secrets are never listed (shown once, at creation and rotation).',
+    responses: { '200': json('The endpoints', { type: 'array', items: WEBHOOK_ENDPOINT }) },
+  },
+  'admin.webhooks.create': {
+    tag: 'Admin',
+    summary: 'Create a webhook endpoint',
+    description:
+      'Only `https://` URLs to public addresses, unless WEBHOOKS_ALLOW_PRIVATE_URLS=true (then also `http://` and loopback/private addresses). No credentials in the URL. The answer carries the signing `secret` (`whsec_…`): shown this once. Messages are signed as the Standard Webhooks specification says (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Recorded in the audit log.',
+    body: {
+      schema: inputSchema(webhookCreateSchema),
+      example: {
+        url: 'https://crm.example.com/hooks/leads',
+        events: ['lead.created', 'lead.opted_out'],
+        filters: { states: ['NY', 'NJ'] },
+      },
+    },
+    responses: {
+      '201': json('Created, with its secret (shown once)', WEBHOOK_ENDPOINT_WITH_SECRET),
+      '400': json('Bad input; `fieldErrors` or the message names the field', ref('Error')),
+    },
+  },
+  'admin.webhooks.update': {
+    tag: 'Admin',
+    summary: 'Change a webhook endpoint',
+    description:
+      'Any of `url`, `events`, `description`, `filters`, `enabled`. Enabling an endpoint clears its failing streak and the reason it was disabled.',
+    body: { schema: inputSchema(z.omit(webhookUpdateSchema, { id: true })) },
+    responses: {
+      '200': json('The endpoint', WEBHOOK_ENDPOINT),
+      '400': json('Bad input', ref('Error')),
+      '404': json('No such endpoint', ref('Error')),
+    },
+  },
+  'admin.webhooks.remove': {
+    tag: 'Admin',
+    summary: 'Delete a webhook endpoint',
+    description: 'With its delivery log. Recorded in the audit log.',
+    responses: {
+      '200': json('Deleted', object({ id: str(), deleted: { type: 'boolean', const: true } })),
+      '404': json('No such endpoint', ref('Error')),
+    },
+  },
+  'admin.webhooks.rotateSecret': {
+    tag: 'Admin',
+    summary: "Rotate an endpoint's secret",
+    description:
+      'A new secret, answered once. For 24 hours the old secret keeps signing beside the new one (two space-separated signatures in `webhook-signature`), so the receiver can switch without losing messages.',
+    responses: {
+      '200': json('The endpoint with its new secret', WEBHOOK_ENDPOINT_WITH_SECRET),
+      '404': json('No such endpoint', ref('Error')),
+    },
+  },
+  'admin.webhooks.test': {
+    tag: 'Admin',
+    summary: 'Send a test message',
+    description:
+      'Queues a `webhook.test` message to the endpoint; its delivery shows in the log like any other.',
+    responses: {
+      '202': json('Queued', object({ deliveryId: str(undefined, { format: 'uuid' }) })),
+      '404': json('No such endpoint', ref('Error')),
+      '409': json('The endpoint is disabled', ref('Error')),
+    },
+  },
+  'admin.webhooks.deliveries': {
+    tag: 'Admin',
+    summary: "An endpoint's delivery log",
+    description:
+      'Deliveries newest first, each with every attempt (time, status code, duration, the first 1 KB of the answer, outcome). A delivery is `pending` until an attempt gets a 2xx (`delivered`) or the retries run out or the endpoint answers 410 (`failed`).',
+    query: object(
+      { state: str(undefined, { enum: [...DELIVERY_STATES] }), limit: int('1–500, default 100') },
+      [],
+    ),
+    responses: {
+      '200': json('Deliveries', { type: 'array', items: WEBHOOK_DELIVERY }),
+      '404': json('No such endpoint', ref('Error')),
+    },
+  },
+  'admin.webhooks.resend': {
+    tag: 'Admin',
+    summary: 'Send one delivery again',
+    description: 'From its first attempt, with the same `webhook-id` (receivers dedupe on it).',
+    responses: {
+      '202': json('Queued', object({ requeued: int() })),
+      '404': json('No such delivery', ref('Error')),
+      '409': json('An attempt of it is running', ref('Error')),
+    },
+  },
+  'admin.webhooks.resendFailed': {
+    tag: 'Admin',
+    summary: 'Send again every failed delivery since a time',
+    body: {
+      schema: inputSchema(z.omit(webhookResendFailedSchema, { id: true })),
+      example: { since: '2026-11-20T00:00:00Z' },
+    },
+    responses: {
+      '202': json('Queued', object({ requeued: int() })),
+      '400': json('Bad input', ref('Error')),
+      '404': json('No such endpoint', ref('Error')),
+    },
+  },
+  'admin.webhooks.leadDeliveries': {
+    tag: 'Admin',
+    summary: 'Where a lead went',
+    description: "Every webhook delivery of a lead's messages (website or partner lead), to every endpoint.",
+    responses: {
+      '200': json('Deliveries, oldest first', {
+        type: 'array',
+        items: {
+          ...WEBHOOK_DELIVERY,
+          properties: { ...(WEBHOOK_DELIVERY.properties as object), endpointUrl: str() },
+        },
       }),
     },
   },
