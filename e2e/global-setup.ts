@@ -32,6 +32,8 @@ export default async function setup(project: TestProject) {
       ANALYTICS_COUNTRY_HEADER: 'CF-IPCountry',
       // The business clock the admin shows (issue 26): e2e browsers in other zones see New York times.
       TIME_ZONE: 'America/New_York',
+      // The webhooks screen's test posts to a receiver on 127.0.0.1 (issue 24).
+      WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
     },
     'inherit',
   );

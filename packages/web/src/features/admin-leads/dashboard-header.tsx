@@ -27,6 +27,8 @@ export type DashboardActionHandlers = {
   onAccount: () => void;
   /** The backup files: list, download, delete (issue 26). */
   onBackups: () => void;
+  /** Webhook endpoints and their delivery log (issue 24). */
+  onWebhooks: () => void;
   onLogout: () => void;
   isRefreshing: boolean;
   isExporting: boolean;
@@ -66,6 +68,7 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
     { key: 'audit-log', label: 'Audit Log', onClick: h.onAuditLog, isInMenu: true },
     { key: 'account', label: 'Account', onClick: h.onAccount, isInMenu: true },
     { key: 'backups', label: 'Backups', onClick: h.onBackups, isInMenu: true },
+    { key: 'webhooks', label: 'Webhooks', onClick: h.onWebhooks, isInMenu: true },
   );
   return actions;
 }

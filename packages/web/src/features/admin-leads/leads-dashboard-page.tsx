@@ -17,6 +17,7 @@ import { API_LEAD_COLUMNS, WEBSITE_LEAD_COLUMNS } from './lead-columns';
 import { API_FILTER_FIELDS, WEBSITE_FILTER_FIELDS } from './lead-filters';
 import { LeadsSection } from './leads-section';
 import { selectionCount, useApiLeads, useWebsiteLeads } from './use-leads';
+import { WebhooksDialog } from './webhooks-dialog';
 
 const isUnauthorized = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.unauthorized;
 const mustEnrol = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.twoFactorSetupRequired;
@@ -39,6 +40,7 @@ export function LeadsDashboardPage() {
   const [dataRequestsOpen, setDataRequestsOpen] = useState(false);
   const [auditLogOpen, setAuditLogOpen] = useState(false);
   const [backupsOpen, setBackupsOpen] = useState(false);
+  const [webhooksOpen, setWebhooksOpen] = useState(false);
 
   // Signed out, or the session ended while the page was open: back to the sign-in page.
   const signedOut =
@@ -100,6 +102,7 @@ export function LeadsDashboardPage() {
     onAuditLog: () => setAuditLogOpen(true),
     onAccount: () => void navigate({ to: '/admin/account' }),
     onBackups: () => setBackupsOpen(true),
+    onWebhooks: () => setWebhooksOpen(true),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,
@@ -219,6 +222,7 @@ export function LeadsDashboardPage() {
       <DataRequestDialog opened={dataRequestsOpen} onClose={() => setDataRequestsOpen(false)} />
       <AuditLogDialog opened={auditLogOpen} onClose={() => setAuditLogOpen(false)} />
       <BackupsDialog opened={backupsOpen} onClose={() => setBackupsOpen(false)} />
+      <WebhooksDialog opened={webhooksOpen} onClose={() => setWebhooksOpen(false)} />
     </Container>
   );
 }
