@@ -1,24 +1,12 @@
 import * as z from 'zod/mini';
 import { US_STATE_CODES } from './state-sites';
+import { DELIVERY_STATES, WEBHOOK_EVENTS, WEBHOOK_LEAD_TYPES } from './webhooks';
 
-// Webhook endpoints (issue 24, ADR 062): what an admin may send to create or change one. zod/mini, as the
-// other shared schemas (the admin screen's form uses it too). The URL's reachability rules (https,
+export * from './webhooks';
+
+// Webhook endpoints (issue 24, ADR 062): what an admin may send to create or change one (zod/mini, as the
+// other shared schemas; the admin screen imports only ./webhooks, zod-free). The URL's reachability rules (https,
 // public address) depend on the server's configuration and are checked by the server.
-
-/** What an endpoint can subscribe to. */
-export const WEBHOOK_EVENTS = [
-  'lead.created',
-  'lead.beneficiary_updated',
-  'api_lead.created',
-  'lead.opted_out',
-  'lead.deleted',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-/** The message POST …/test sends; not subscribable. */
-export const WEBHOOK_TEST_EVENT = 'webhook.test';
-export const WEBHOOK_LEAD_TYPES = ['website', 'api'] as const;
-export const DELIVERY_STATES = ['delivered', 'pending', 'failed'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 const urlField = z
   .string({ error: 'url is required' })
@@ -101,44 +89,3 @@ export const webhookResendFailedSchema = z.object({
 });
 
 export const leadDeliveriesSchema = z.object({ id: z.uuid({ error: 'id must be a UUID' }) });
-
-/** An endpoint as the API answers it (never its secret, except once after create or rotate). */
-export type WebhookEndpointView = {
-  id: string;
-  url: string;
-  description: string | null;
-  events: WebhookEvent[];
-  filters: WebhookFilters;
-  enabled: boolean;
-  disabledReason: string | null;
-  failingSince: string | null;
-  /** Until when the previous secret still signs beside the current one (24 h after a rotation). */
-  previousSecretUntil: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
-
-export type WebhookAttemptView = {
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  responseExcerpt: string | null;
-  error: string | null;
-  outcome: 'delivered' | 'retrying' | 'failed';
-};
-
-export type WebhookDeliveryView = {
-  id: string;
-  endpointId: string;
-  event: string;
-  leadId: string | null;
-  leadType: string | null;
-  state: DeliveryState;
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-  attemptLog: WebhookAttemptView[];
-};

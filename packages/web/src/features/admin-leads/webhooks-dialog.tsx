@@ -19,7 +19,7 @@ import {
   Title,
 } from '@mantine/core';
 import { US_STATE_CODES } from '@uf/shared/state-sites';
-import { WEBHOOK_EVENTS, type WebhookEndpointView, type WebhookEvent } from '@uf/shared/webhook.schema';
+import { WEBHOOK_EVENTS, type WebhookEndpointView, type WebhookEvent } from '@uf/shared/webhooks';
 import { useState } from 'react';
 import { businessClock } from '../../business-clock';
 import { notifyError, notifySuccess } from '../../notify';
