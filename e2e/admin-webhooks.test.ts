@@ -58,7 +58,7 @@ describe('admin webhooks', () => {
     const row = dialog.getByRole('row').filter({ hasText: url });
     await row.waitFor();
     // Shown once: after it is dismissed, the screen has it nowhere.
-    await dialog.getByRole('alert').getByRole('button').first().click();
+    await dialog.getByRole('button', { name: 'Done' }).click();
     await secretCode.waitFor({ state: 'detached' });
     expect(await dialog.textContent()).not.toContain(secret);
 

@@ -140,7 +140,7 @@ function EndpointForm({
 
 function SecretShownOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
   return (
-    <Alert color="yellow" title="Signing secret: shown only now" withCloseButton onClose={onDone}>
+    <Alert color="yellow" title="Signing secret: shown only now">
       <Stack gap={6}>
         <Text size="sm">
           Copy it into the receiver: it verifies the webhook-signature header with it (Standard Webhooks).
@@ -156,6 +156,9 @@ function SecretShownOnce({ secret, onDone }: { secret: string; onDone: () => voi
               </Button>
             )}
           </CopyButton>
+          <Button size="compact-sm" onClick={onDone}>
+            Done
+          </Button>
         </Group>
       </Stack>
     </Alert>
