@@ -239,7 +239,11 @@ const RECORD_SQL = `
       when failing_since < now() - make_interval(days => $10) and $7 <> 'delivered' then $12
       else disabled_reason end,
     updated_at = now()
-  where id = $14 and $13
+  -- Only when something changes: every success writing its endpoint's row would queue all attempts to
+  -- one endpoint on that row's lock, one commit after another.
+  where id = $14 and $13 and (
+    ($7 = 'delivered' and failing_since is not null)
+    or ($7 <> 'delivered' and (failing_since is null or $9 or failing_since < now() - make_interval(days => $10))))
   returning enabled`;
 
 /** Runs one attempt of delivery `id`; does nothing when it is not pending or another runner holds it. */
