@@ -234,21 +234,25 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     await Promise.all([services.analytics.close(), services.leads.close(), services.partnerLeads.close()]);
   });
   services.analytics.startUpkeep((err) => app.log.warn({ err }, 'analytics upkeep run failed'));
-  // Webhook deliveries (ADR 062): every replica runs the job queue's workers.
-  const webhookWorker = await startWebhookWorker({
-    connectionString: options.databaseUrl,
-    concurrency: config.webhooksConcurrency,
-    statementTimeoutMs: config.dbStatementTimeoutSeconds * 1000,
-    delivery: {
-      allowPrivateUrls: config.webhooksAllowPrivateUrls,
-      retrySchedule: config.webhooksRetrySchedule,
-      onError: (err) => app.log.warn({ err }, 'webhook upkeep failed'),
-    },
-    log: (level, message) =>
-      app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),
-  });
+  // Webhook deliveries (ADR 062): every replica runs the job queue's workers, unless
+  // WEBHOOKS_CONCURRENCY=0 leaves them to other replicas.
+  const webhookWorker =
+    config.webhooksConcurrency === 0
+      ? undefined
+      : await startWebhookWorker({
+          connectionString: options.databaseUrl,
+          concurrency: config.webhooksConcurrency,
+          statementTimeoutMs: config.dbStatementTimeoutSeconds * 1000,
+          delivery: {
+            allowPrivateUrls: config.webhooksAllowPrivateUrls,
+            retrySchedule: config.webhooksRetrySchedule,
+            onError: (err) => app.log.warn({ err }, 'webhook upkeep failed'),
+          },
+          log: (level, message) =>
+            app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),
+        });
   // Stops taking jobs and lets attempts in flight finish; a job cut short is taken again after its lease.
-  app.addHook('onClose', async () => webhookWorker.stop());
+  app.addHook('onClose', async () => webhookWorker?.stop());
   const operations = createOperations({ supportEmail: config.supportEmail });
   const appRouter = createAppRouter({ supportEmail: config.supportEmail }, operations);
   const createContext = createContextFactory(config, services);

@@ -111,7 +111,7 @@ const envSchema = z.object({
   WEBHOOKS_CONCURRENCY: z.coerce
     .number({ error: 'must be a whole number of deliveries' })
     .int('must be a whole number of deliveries')
-    .min(1, 'must be at least 1')
+    .min(0, 'must be 0 (this process sends none) or more')
     .max(1000)
     .default(32),
 });
@@ -166,7 +166,7 @@ export type AppConfig = {
   webhooksAllowPrivateUrls: boolean;
   /** Seconds to wait before each retry of a failed webhook delivery (its length is the number of retries). */
   webhooksRetrySchedule: number[];
-  /** Webhook deliveries in flight at once in this process. */
+  /** Webhook deliveries in flight at once in this process; 0: it sends none (other replicas do). */
   webhooksConcurrency: number;
   /** Run migrations when the app starts (always true outside of tests that share a migrated DB). */
   migrate: boolean;
