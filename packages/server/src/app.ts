@@ -242,7 +242,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       : await startWebhookWorker({
           connectionString: options.databaseUrl,
           concurrency: config.webhooksConcurrency,
-          statementTimeoutMs: config.dbStatementTimeoutSeconds * 1000,
+          timeouts: {
+            connectMs: config.dbConnectTimeoutSeconds * 1000,
+            statementMs: config.dbStatementTimeoutSeconds * 1000,
+          },
           delivery: {
             allowPrivateUrls: config.webhooksAllowPrivateUrls,
             retrySchedule: config.webhooksRetrySchedule,

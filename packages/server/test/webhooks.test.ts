@@ -282,6 +282,24 @@ describe('delivery', () => {
     await api('DELETE', `/api/admin/webhooks/${notYet.id}`);
   });
 
+  it('sends a data-subject deletion as lead.opted_out and lead.deleted to the endpoints that got the lead', async () => {
+    const got = await createEndpoint();
+    const lead = leadBody();
+    const { id } = (await submit(lead)).json() as { id: string };
+    await rx.waitFor(() => rx.at(got.path).some((m) => leadIdOf(m) === id));
+    const erased = await api('DELETE', '/api/admin/data-requests', { email: lead.email });
+    expect(erased.statusCode, erased.body).toBe(200);
+    await rx.waitFor(
+      () =>
+        messagesOf(got.path, 'lead.opted_out').length === 1 &&
+        messagesOf(got.path, 'lead.deleted').length === 1,
+    );
+    for (const m of [...messagesOf(got.path, 'lead.opted_out'), ...messagesOf(got.path, 'lead.deleted')]) {
+      expect(verified(got.secret, m).data).toEqual({ id, leadType: 'website' });
+    }
+    await api('DELETE', `/api/admin/webhooks/${got.id}`);
+  });
+
   it('sends lead.beneficiary_updated and api_lead.created to subscribers', async () => {
     const ep = await createEndpoint({ events: ['lead.beneficiary_updated'] });
     const res = await submit(leadBody());

@@ -12,6 +12,19 @@ export const DELIVER_TASK = 'webhook_deliver';
 /** How often each process looks for work a crashed process left behind. */
 const SWEEP_MS = 10_000;
 
+const STOP_WAIT_MS = 5_000;
+
+async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    work.catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
 type LogFn = (level: string, message: string) => void;
 
 const loggerOf = (log: LogFn | undefined) =>
@@ -47,14 +60,23 @@ export async function startWebhookWorker(options: {
   connectionString: string;
   concurrency: number;
   delivery: DeliveryOptions;
-  statementTimeoutMs?: number;
+  /** The app's database limits (ADR 056), so a database that stops answering cannot hang the worker. */
+  timeouts?: { connectMs: number; statementMs: number };
   log?: LogFn;
 }): Promise<WebhookWorker> {
+  const t = options.timeouts;
   // Its own pool: the queue's fetches and the attempts' short statements never wait behind lead writes.
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: Math.min(20, Math.max(4, Math.ceil(options.concurrency / 4) + 2)),
-    statement_timeout: options.statementTimeoutMs,
+    ...(t
+      ? {
+          connectionTimeoutMillis: t.connectMs,
+          statement_timeout: t.statementMs,
+          query_timeout: t.statementMs + 5_000,
+          keepAlive: true,
+        }
+      : {}),
     // The queue's bookkeeping and the delivery log commit without waiting for the disk (ADR 062): a crash
     // may forget the last moment's outcomes, and those deliveries are attempted again (same webhook-id) —
     // at least once either way. WAL order is kept, so a retry's job is never lost while the job it
@@ -96,10 +118,13 @@ export async function startWebhookWorker(options: {
   timer.unref();
   return {
     sweep,
+    // Attempts in flight get a few seconds to finish; a stop never waits longer (a hanging receiver or a
+    // database that stopped answering must not hold the shutdown): what was cut short is taken again by
+    // another process once its lease expires.
     async stop() {
       clearInterval(timer);
-      await runner.stop();
-      await pool.end();
+      await bounded(runner.stop(), STOP_WAIT_MS);
+      await bounded(pool.end(), STOP_WAIT_MS);
     },
   };
 }
