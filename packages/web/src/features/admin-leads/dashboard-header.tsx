@@ -39,7 +39,7 @@ export type DashboardActionHandlers = {
 
 /** Spec §2: bulk delete (only with a selection, labelled with the count), Refresh, Export CSV,
  * Backup Database, Analytics, Logout — visible buttons in that order, under the spec's labels (issue 27).
- * The actions the spec does not name (Data Requests, Audit Log) are the "More actions" menu at the end
+ * The actions the spec does not name (Data Requests, Audit Log, Account, Backups, Webhooks) are the "More actions" menu at the end
  * (ADR 054). */
 export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
   const actions: HeaderAction[] = [];
