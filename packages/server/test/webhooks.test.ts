@@ -351,7 +351,8 @@ describe('delivery', () => {
       // never answers
     });
     rx.on(huge.path, (_r, res) => {
-      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write(Buffer.from([0, 0xff, 0xfe, 0]));
       const mb = Buffer.alloc(1024 * 1024, 'x');
       let sent = 0;
       const more = () => {
@@ -361,13 +362,27 @@ describe('delivery', () => {
       };
       more();
     });
+    const redirecting = await createEndpoint();
+    rx.on(redirecting.path, (_r, res) => {
+      res.writeHead(307, { location: `${rx.base}/redirected-to` });
+      res.end();
+    });
     const started = Date.now();
     for (let i = 0; i < 5; i++) await submit(leadBody());
     await rx.waitFor(() => rx.at(fast.path).length >= 5);
     expect(Date.now() - started).toBeLessThan(5_000);
     const [d] = await waitForDeliveries(huge.id, 'delivered', 5);
-    expect(d?.attemptLog[0]?.responseExcerpt?.length).toBe(1024);
-    for (const ep of [hanging, huge, fast]) await api('DELETE', `/api/admin/webhooks/${ep.id}`);
+    // The first 1 KB is kept, as text PostgreSQL can store (binary bytes replaced, NUL dropped).
+    expect(d?.attemptLog[0]?.responseExcerpt?.length).toBeGreaterThan(1000);
+    expect(d?.attemptLog[0]?.responseExcerpt).not.toContain('\u0000');
+    // A redirect is an answer that is not 2xx: retried, never followed.
+    await rx.waitFor(() => rx.at(redirecting.path).length >= 5);
+    const redirected = (
+      await api('GET', `/api/admin/webhooks/${redirecting.id}/deliveries`)
+    ).json() as DeliveryView[];
+    expect(redirected.flatMap((x) => x.attemptLog.map((a) => a.statusCode))).toContain(307);
+    expect(rx.at('/redirected-to')).toHaveLength(0);
+    for (const ep of [hanging, huge, fast, redirecting]) await api('DELETE', `/api/admin/webhooks/${ep.id}`);
   });
 });
 

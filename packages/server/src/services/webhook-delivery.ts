@@ -190,7 +190,11 @@ export function postOnce(
         const chunks: Buffer[] = [];
         let size = 0;
         const done = () => {
-          const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+          // Text PostgreSQL can store: invalid UTF-8 becomes U+FFFD, NUL characters are dropped.
+          const excerpt = Buffer.concat(chunks)
+            .subarray(0, RESPONSE_EXCERPT_BYTES)
+            .toString('utf8')
+            .replaceAll('\u0000', '');
           finish({ status: res.statusCode, excerpt });
         };
         res.on('data', (chunk: Buffer) => {
