@@ -51,7 +51,9 @@ const REQUEUE_SQL = `
   select webhook_queue(array(
     select d.id from webhook_delivery d
     where d.state = 'pending' and d.next_attempt_at < now() - make_interval(secs => $1 * 2)
-      and not exists (select 1 from graphile_worker.jobs j where j.key = d.id::text)
+      and (d.attempt_started_at is null or d.attempt_started_at < now() - make_interval(secs => $1))
+      and d.id::text not in (
+        select payload->>'id' from graphile_worker._private_jobs where payload->>'id' is not null)
     limit 1000))`;
 
 export type WebhookWorker = { stop(): Promise<void>; sweep(): Promise<void> };
