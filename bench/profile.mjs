@@ -1,6 +1,7 @@
 // CPU profile of the built server under one route's load (ADR 051): where a request's time goes.
 //   node scripts/bootstrap.mjs bench -- (not picked up: run it directly, after a build, on Node 24)
-//   node bench/profile.mjs track|submit|partner [--duration 10] [--log-level info]
+//   node bench/profile.mjs track|submit|partner|submit-webhooks [--duration 10] [--log-level info]
+// submit-webhooks: submit with two endpoints subscribed to every event on a receiver on 127.0.0.1 (ADR 062).
 // Starts the server with --cpu-prof on a fresh database (DATABASE_URL / BENCH_DATABASE_URL admin URL),
 // loads the route with autocannon, stops the server (the profile is written at exit) and prints the
 // self time per package/area and the top functions.
@@ -12,6 +13,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { apiLead, BROWSER_UA, benchAdminUrl, option, trackEvent, websiteLead } from './support/bodies.mjs';
 import {
+  pg,
   readyAt,
   root,
   runSql,
@@ -25,9 +27,19 @@ const ROUTE = process.argv[2] ?? 'track';
 const DURATION = Number(option('duration', '10'));
 const LOG_LEVEL = option('log-level', 'info');
 const adminUrl = benchAdminUrl();
-const BODIES = { track: trackEvent, submit: () => websiteLead(), partner: apiLead };
-const PATHS = { track: '/api/analytics/track', submit: '/api/submit-search', partner: '/api/partner/leads' };
-const CONNECTIONS = { track: 64, submit: 32, partner: 32 };
+const BODIES = {
+  track: trackEvent,
+  submit: () => websiteLead(),
+  'submit-webhooks': () => websiteLead(),
+  partner: apiLead,
+};
+const PATHS = {
+  track: '/api/analytics/track',
+  submit: '/api/submit-search',
+  'submit-webhooks': '/api/submit-search',
+  partner: '/api/partner/leads',
+};
+const CONNECTIONS = { track: 64, submit: 32, 'submit-webhooks': 32, partner: 32 };
 
 function area(url) {
   if (!url) return '(native/V8)';
@@ -55,9 +67,33 @@ async function main() {
         LOG_LEVEL,
         DB_POOL_MAX: '20',
         PARTNER_RATE_LIMIT_PER_MINUTE: '100000',
+        WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
       },
       readyAt(port),
     );
+    let receiver;
+    if (ROUTE === 'submit-webhooks') {
+      const rx = await startProcess('receiver', ['bench/support/webhook-receiver.mjs'], {}, async (out) =>
+        /^\d+\n/.test(out) ? Number(out.trim()) : null,
+      );
+      receiver = rx.child;
+      const db = new pg.Client({ connectionString: dbUrl });
+      await db.connect();
+      const events = [
+        'lead.created',
+        'lead.beneficiary_updated',
+        'api_lead.created',
+        'lead.opted_out',
+        'lead.deleted',
+      ];
+      for (const p of ['/a', '/b']) {
+        await db.query(
+          'insert into webhook_endpoint (id, url, events, secret) values (gen_random_uuid(), $1, $2, $3)',
+          [`http://127.0.0.1:${rx.result}${p}`, events, `whsec_${Buffer.alloc(32, 7).toString('base64')}`],
+        );
+      }
+      await db.end();
+    }
     let logBytes = 0;
     child.stdout.on('data', (d) => {
       logBytes += d.length;
@@ -88,6 +124,7 @@ async function main() {
       ),
     );
     await stopProcess(child);
+    if (receiver) await stopProcess(receiver);
     const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
     const profile = JSON.parse(readFileSync(path.join(profDir, file), 'utf8'));
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
