@@ -79,7 +79,13 @@ describe('the funnel over one population', () => {
       if (row.conversionRate !== null) expect(row.conversionRate).toBeLessThanOrEqual(100);
     }
     const direct = s.sources.find((r: { source: string }) => r.source === 'direct');
-    expect(direct).toMatchObject({ visits: 2, leads: 7, leadVisits: 0, leadsWithoutVisit: 7, conversionRate: 0 });
+    expect(direct).toMatchObject({
+      visits: 2,
+      leads: 7,
+      leadVisits: 0,
+      leadsWithoutVisit: 7,
+      conversionRate: 0,
+    });
   });
 
   it('counts a visit that submits through every step up to its lead, whatever events it skipped', async () => {
@@ -96,9 +102,10 @@ describe('the funnel over one population', () => {
     expectNoStepAbovePrevious(s);
     expect(s.leadsWithoutVisit).toBe(3);
     expect(s.sources[0]).toMatchObject({ visits: 2, leads: 4, leadVisits: 1, conversionRate: 50 });
-    const lead = await t.app.db.pool.query('select session_id, visit_tracked from website_lead where id = $1', [
-      submitted.json().id,
-    ]);
+    const lead = await t.app.db.pool.query(
+      'select session_id, visit_tracked from website_lead where id = $1',
+      [submitted.json().id],
+    );
     expect(lead.rows[0]).toEqual({ session_id: 'buyer', visit_tracked: true });
 
     // The beneficiary answer and the state-site click take the visit through the last two steps.

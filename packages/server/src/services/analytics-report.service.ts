@@ -82,12 +82,14 @@ function deviceSql(q: AnalyticsQuery, params: Params): string {
 
 /** The breakdown lists of one dimension: the top entries by visits. */
 function breakdown(rows: { dimension: string; value: string; count: string }[], dimension: string) {
-  return rows
-    .filter((r) => r.dimension === dimension)
-    .slice(0, ANALYTICS_TOP_LIMIT)
-    .map((r) => ({ name: r.value, count: Number(r.count) }))
-    // Ties in code-point order, whatever the database's collation.
-    .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return (
+    rows
+      .filter((r) => r.dimension === dimension)
+      .slice(0, ANALYTICS_TOP_LIMIT)
+      .map((r) => ({ name: r.value, count: Number(r.count) }))
+      // Ties in code-point order, whatever the database's collation.
+      .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  );
 }
 
 export async function getAnalyticsSummary(

@@ -38,9 +38,9 @@ const STEP_COLUMNS = [
 
 /** Visits per rollup key counted at every step they reach, from `steps` (a column or expression). */
 const depthCounts = (steps: string) =>
-  STEP_COLUMNS.map(([col, depth]) => `count(*) filter (where analytics_visit_depth(${steps}) >= ${depth}) as ${col}`).join(
-    ', ',
-  );
+  STEP_COLUMNS.map(
+    ([col, depth]) => `count(*) filter (where analytics_visit_depth(${steps}) >= ${depth}) as ${col}`,
+  ).join(', ');
 
 const LEAD_KEY = `case when opt_in_date ~ '^\\d{4}-\\d{2}-\\d{2}$' then opt_in_date::date else created_at::date end as day, coalesce(country, '') as country, coalesce(channel, 'Direct') as channel,
   coalesce(source, 'direct') as source, coalesce(campaign, '') as campaign`;
