@@ -695,7 +695,27 @@ export const operations: Record<string, OperationDoc> = {
           }),
           funnel: {
             type: 'array',
+            description:
+              'Visits of the range, each counted at every step up to the furthest one it reached: no step exceeds the one before it',
             items: object({ step: str(undefined, { enum: [...FUNNEL_STEPS] }), count: int() }),
+          },
+          leadsWithoutVisit: int(
+            'Leads of the range whose browser session had no tracked visit (not in the funnel)',
+          ),
+          deviceTypes: {
+            type: 'array',
+            description: 'Visits by device type: desktop, mobile, tablet, other, unknown (top 10)',
+            items: object({ name: str(), count: int() }),
+          },
+          browsers: {
+            type: 'array',
+            description: 'Visits by browser (top 10)',
+            items: object({ name: str(), count: int() }),
+          },
+          operatingSystems: {
+            type: 'array',
+            description: 'Visits by operating system (top 10)',
+            items: object({ name: str(), count: int() }),
           },
           sources: {
             type: 'array',
@@ -706,10 +726,15 @@ export const operations: Record<string, OperationDoc> = {
               visitors: int(),
               visits: int(),
               surveyStarts: int(),
-              leads: int(),
+              leads: int('Every website lead of the source'),
+              leadVisits: int('Visits of the source that stored a lead'),
+              leadsWithoutVisit: int('Leads of the source whose session had no tracked visit'),
               consentingLeads: int('Consent evidence complete and not withdrawn'),
               consentRate: { type: ['number', 'null'], description: 'Percent of leads; null without leads' },
-              conversionRate: { type: ['number', 'null'], description: 'Leads ÷ visitors, percent' },
+              conversionRate: {
+                type: ['number', 'null'],
+                description: 'Visits that stored a lead ÷ visits, percent; null without visits',
+              },
             }),
           },
         }),

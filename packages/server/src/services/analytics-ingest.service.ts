@@ -6,9 +6,10 @@ import { normaliseReferrer } from '@uf/shared/referrer';
 import type { Pool } from 'pg';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { AppError } from '../errors';
-import { VISIT_COUNTS } from './analytics-sources';
+import { FUNNEL_DEPTHS } from './analytics-sources';
 import { DROP_REASONS, dropReason } from './bot-filter';
 import type { CountryLookup } from './country-lookup';
+import { type DeviceClass, deviceClass } from './device-class';
 import { databaseCommitter } from './pg-batch';
 import { visitAttribution } from './visit-attribution';
 import { createVisitorHasher } from './visitor-id';
@@ -49,6 +50,8 @@ export type EventRow = {
   utmTerm: string | null;
   utmContent: string | null;
   clickIdType: string | null;
+  /** Device type, browser and operating system from the user agent (issue 26; the agent is not stored). */
+  device: DeviceClass;
 };
 
 export type TrackResult = { stored: boolean };
@@ -57,9 +60,40 @@ export type TrackResult = { stored: boolean };
 const STEP_BITS = `case event_type when 'page_view' then 1 when 'survey_started' then 2
   when 'form_submit' then 4 when 'button_click' then 8 else 0 end`;
 
-/** The rollup columns a step bit adds to (analytics_daily_source and analytics_monthly_source). */
-const sumCounts = VISIT_COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ');
-const addCounts = VISIT_COUNTS.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ');
+/** The counts of the visit rollups (analytics_daily_source and analytics_monthly_source). */
+const SOURCE_COUNTS = ['visits', 'visitors', ...FUNNEL_DEPTHS.map(([c]) => c)];
+const countColumns = SOURCE_COUNTS.join(', ');
+const sumCounts = SOURCE_COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ');
+const addCounts = SOURCE_COUNTS.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ');
+/** Each funnel column counts the visits whose depth newly reached its step in this statement. */
+const stepDeltas = FUNNEL_DEPTHS.map(
+  ([c, depth]) =>
+    `count(*) filter (where analytics_visit_depth(steps) >= ${depth} and analytics_visit_depth(prev_steps) < ${depth}) as ${c}`,
+).join(', ');
+
+/**
+ * Visits by device type, browser and operating system (issue 26): a new visit counts once in each, with
+ * the classes of its first batch's events, per day and month and country ('' when unknown).
+ */
+function deviceRollupsSql(): string {
+  const parts = [
+    ['analytics_daily_device', 'day', 'day'],
+    ['analytics_monthly_device', 'month', "date_trunc('month', day)::date"],
+  ].map(
+    ([table, period, expr]) => `${table}_rollup as (
+    insert into ${table} as r (${period}, dimension, value, country, count)
+    select ${expr}, d.dimension, d.value, country, count(*) from new_visit_device
+      cross join lateral (values ('device', device_type), ('browser', browser), ('os', os)) d(dimension, value)
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (${period}, dimension, value, country) do update set count = r.count + excluded.count
+  )`,
+  );
+  return `new_visit_device as (
+    select b.day, b.country, b.device_type, b.browser, b.os
+    from visit v join batch_visit b on b.day = v.day and b.session_id = v.session_id where v.prev_steps = 0
+  ),
+  ${parts.join(',\n  ')}`;
+}
 const REFERRER_ROLLUPS = [
   { table: 'analytics_daily_referrer', keys: ['day', "'visit'", 'referrer'], country: false },
   {
@@ -93,15 +127,19 @@ function visitRollupsSql(): string {
   batch_visit as (
     select day, session_id, min(visitor_id) as visitor_id, coalesce(min(country), '') as country,
       min(channel) as channel, min(source) as source, coalesce(min(utm_campaign), '') as campaign,
-      min(referrer_url) as referrer, bit_or(${STEP_BITS})::smallint as steps
+      min(referrer_url) as referrer, bit_or(${STEP_BITS})::smallint as steps,
+      coalesce(min(device_type), 'unknown') as device_type, coalesce(min(browser), 'Unknown') as browser,
+      coalesce(min(os), 'Unknown') as os
     from ins group by day, session_id
   ),
   visit as (
     insert into analytics_visit as v (day, session_id, visitor_id, country, channel, source, campaign, referrer, steps)
-    select * from batch_visit order by day, session_id
+    select day, session_id, visitor_id, country, channel, source, campaign, referrer, steps
+    from batch_visit order by day, session_id
     on conflict (day, session_id) do update set prev_steps = v.steps, steps = v.steps | excluded.steps
       where (v.steps | excluded.steps) <> v.steps
-    returning v.day, v.visitor_id, v.country, v.channel, v.source, v.campaign, v.referrer, v.steps, v.prev_steps
+    returning v.day, v.session_id, v.visitor_id, v.country, v.channel, v.source, v.campaign, v.referrer, v.steps,
+      v.prev_steps
   ),
   new_visitor as (
     insert into analytics_day_visitor (day, visitor_id, country, channel, source, campaign)
@@ -112,26 +150,22 @@ function visitRollupsSql(): string {
   ),
   source_delta as (
     select day, country, channel, source, campaign,
-      count(*) filter (where prev_steps = 0) as visits, 0 as visitors,
-      count(*) filter (where steps & 1 <> 0 and prev_steps & 1 = 0) as page_views,
-      count(*) filter (where steps & 2 <> 0 and prev_steps & 2 = 0) as survey_starts,
-      count(*) filter (where steps & 4 <> 0 and prev_steps & 4 = 0) as form_submits,
-      count(*) filter (where steps & 8 <> 0 and prev_steps & 8 = 0) as state_clicks
+      count(*) filter (where prev_steps = 0) as visits, 0 as visitors, ${stepDeltas}
     from visit group by 1, 2, 3, 4, 5
     union all
-    select day, country, channel, source, campaign, 0, count(*), 0, 0, 0, 0
+    select day, country, channel, source, campaign, 0, count(*), ${FUNNEL_DEPTHS.map(() => '0').join(', ')}
     from new_visitor group by 1, 2, 3, 4, 5
   ),
   source_day as (
     select day, country, channel, source, campaign, ${sumCounts} from source_delta group by 1, 2, 3, 4, 5
   ),
   daily_source as (
-    insert into analytics_daily_source as r
+    insert into analytics_daily_source as r (day, country, channel, source, campaign, ${countColumns})
     select * from source_day order by 1, 2, 3, 4, 5
     on conflict (day, country, channel, source, campaign) do update set ${addCounts}
   ),
   monthly_source as (
-    insert into analytics_monthly_source as r
+    insert into analytics_monthly_source as r (month, country, channel, source, campaign, ${countColumns})
     select date_trunc('month', day)::date, country, channel, source, campaign, ${sumCounts}
     from source_day group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
     on conflict (month, country, channel, source, campaign) do update set ${addCounts}
@@ -139,18 +173,20 @@ function visitRollupsSql(): string {
   new_visit_month as (
     select day, date_trunc('month', day)::date as month, country, referrer from visit where prev_steps = 0
   ),
-  ${referrerParts.join(',\n  ')}`;
+  ${referrerParts.join(',\n  ')},
+  ${deviceRollupsSql()}`;
 }
 
 const BATCH_SQL = `
   with ins as (
     insert into analytics_event (event_type, page, referrer, referrer_host, referrer_url, session_id, country,
-      visitor_id, channel, source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, click_id_type)
+      visitor_id, channel, source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, click_id_type,
+      device_type, browser, os)
     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
       $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-      $17::text[])
+      $17::text[], $18::text[], $19::text[], $20::text[])
     returning event_type, country, referrer_url, session_id, visitor_id, channel, source, utm_campaign,
-      (created_at at time zone $8)::date as day
+      device_type, browser, os, (created_at at time zone $8)::date as day
   ),
   by_type as (
     insert into analytics_daily_type as r (day, event_type, count)
@@ -195,6 +231,9 @@ export async function writeEventBatch(pool: Pool, rows: EventRow[], timeZone: st
       rows.map((r) => r.utmTerm),
       rows.map((r) => r.utmContent),
       rows.map((r) => r.clickIdType),
+      rows.map((r) => r.device.deviceType),
+      rows.map((r) => r.device.browser),
+      rows.map((r) => r.device.os),
     ],
   });
 }
@@ -293,6 +332,7 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
         utmTerm: event.attribution.utm_term ?? null,
         utmContent: event.attribution.utm_content ?? null,
         clickIdType: firstClickId(event.attribution)?.[0] ?? null,
+        device: deviceClass(ctx.userAgent),
       });
       return { stored: true };
     },

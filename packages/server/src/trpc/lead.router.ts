@@ -34,6 +34,7 @@ export function submitLeadOperation(supportEmail: string) {
       attribution: input.attribution,
       host: ctx.req.host,
       country,
+      sessionId: input.sessionId ?? null,
       retry: {
         ownerToken: ctx.req.cookies[LEAD_OWNER_COOKIE],
         idempotencyKey: idempotencyKeyOf(ctx.req),

@@ -17,6 +17,8 @@ export const ROLLUP_TABLES = [
   'analytics_monthly_source',
   'analytics_visit',
   'analytics_day_visitor',
+  'analytics_daily_device',
+  'analytics_monthly_device',
 ] as const;
 
 /** POST /api/analytics/track as a browser would send it. */

@@ -143,6 +143,10 @@ const sourceCounts = () => ({
   surveyStarts: p.bigint().default(0),
   formSubmits: p.bigint().default(0),
   stateClicks: p.bigint().default(0),
+  // Issue 26: visits that stored a lead / answered the beneficiary question (each step counts a visit
+  // at every step up to its deepest one).
+  leadVisits: p.bigint().default(0),
+  beneficiaryVisits: p.bigint().default(0),
 });
 
 export const AnalyticsDailySource = defineEntity({
@@ -170,5 +174,33 @@ export const AnalyticsMonthlySource = defineEntity({
     source: p.text().primary(),
     campaign: p.text().primary(),
     ...sourceCounts(),
+  },
+});
+
+// Visits by device type, browser and operating system (issue 26), derived from the user agent at ingest.
+
+export const AnalyticsDailyDevice = defineEntity({
+  name: 'AnalyticsDailyDevice',
+  tableName: 'analytics_daily_device',
+  primaryKeys: ['day', 'dimension', 'value', 'country'],
+  properties: {
+    day: p.date().primary(),
+    dimension: p.text().primary(),
+    value: p.text().primary(),
+    country: p.text().primary(),
+    count: p.bigint().default(0),
+  },
+});
+
+export const AnalyticsMonthlyDevice = defineEntity({
+  name: 'AnalyticsMonthlyDevice',
+  tableName: 'analytics_monthly_device',
+  primaryKeys: ['month', 'dimension', 'value', 'country'],
+  properties: {
+    month: p.date().primary(),
+    dimension: p.text().primary(),
+    value: p.text().primary(),
+    country: p.text().primary(),
+    count: p.bigint().default(0),
   },
 });
