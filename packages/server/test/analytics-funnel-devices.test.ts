@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedAdmin, signIn } from './support/admin';
-import { BROWSER_UA, clearAnalytics } from './support/analytics';
+import { BROWSER_UA, clearAnalytics, rollupRows } from './support/analytics';
 import { leadBody } from './support/fixtures';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -122,15 +122,11 @@ describe('the funnel over one population', () => {
     expect(counts(s)).toEqual([2, 1, 1, 1, 1, 1]);
 
     // The rollups agree with a rebuild from the raw events and the leads.
-    const before = await t.app.db.pool.query(
-      'select * from analytics_daily_source order by day, country, channel, source, campaign',
-    );
+    const before = await rollupRows(t.app.db.pool, 'analytics_daily_source');
     const { rebuildRollups } = await import('../src/services/analytics-report.service');
     await rebuildRollups(t.app.db.pool, { timeZone: 'America/New_York', retentionDays: 395 });
-    const after = await t.app.db.pool.query(
-      'select * from analytics_daily_source order by day, country, channel, source, campaign',
-    );
-    expect(after.rows).toEqual(before.rows);
+    const after = await rollupRows(t.app.db.pool, 'analytics_daily_source');
+    expect(after).toEqual(before);
   });
 
   it('keeps a step from exceeding the previous one for a click without the earlier events', async () => {

@@ -16,8 +16,10 @@ import { createVisitorHasher } from './visitor-id';
 
 // Ingestion of visitor events (ADR 020): validated by the shared schema, bots dropped with a counted
 // reason, country and referrer derived, then written by group commit. One statement per batch inserts
-// the raw rows and adds them to every daily and monthly rollup, so the rollups can never disagree with
-// the events they were built from, and a request is answered only after that statement committed.
+// the raw rows and appends their counts to every daily and monthly rollup as delta rows (issue 23: no
+// shared row, so batches never wait on each other's locks and several are written at once; the server
+// folds each key's rows every minute, readers sum them), so the rollups can never disagree with the
+// events they were built from, and a request is answered only after that statement committed.
 
 /** What the request contributes besides the body. The client IP is used for the country only. */
 export type TrackContext = {
@@ -64,7 +66,6 @@ const STEP_BITS = `case event_type when 'page_view' then 1 when 'survey_started'
 const SOURCE_COUNTS = ['visits', 'visitors', ...FUNNEL_DEPTHS.map(([c]) => c)];
 const countColumns = SOURCE_COUNTS.join(', ');
 const sumCounts = SOURCE_COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ');
-const addCounts = SOURCE_COUNTS.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ');
 /** Each funnel column counts the visits whose depth newly reached its step in this statement. */
 const stepDeltas = FUNNEL_DEPTHS.map(
   ([c, depth]) =>
@@ -81,11 +82,10 @@ function deviceRollupsSql(): string {
     ['analytics_monthly_device', 'month', "date_trunc('month', day)::date"],
   ].map(
     ([table, period, expr]) => `${table}_rollup as (
-    insert into ${table} as r (${period}, dimension, value, country, count)
+    insert into ${table} (${period}, dimension, value, country, count)
     select ${expr}, d.dimension, d.value, country, count(*) from new_visit_device
       cross join lateral (values ('device', device_type), ('browser', browser), ('os', os)) d(dimension, value)
     group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (${period}, dimension, value, country) do update set count = r.count + excluded.count
   )`,
   );
   return `new_visit_device as (
@@ -117,10 +117,9 @@ function visitRollupsSql(): string {
     const n = keys.length;
     const ordinals = Array.from({ length: n }, (_, j) => j + 1).join(', ');
     return `visit_referrer_${i} as (
-      insert into ${table} as r (${cols}, count)
+      insert into ${table} (${cols}, count)
       select ${select}, count(*) from new_visit_month ${country ? "where country <> ''" : ''}
       group by ${ordinals} order by ${ordinals}
-      on conflict (${cols}) do update set count = r.count + excluded.count
     )`;
   });
   return `
@@ -160,15 +159,13 @@ function visitRollupsSql(): string {
     select day, country, channel, source, campaign, ${sumCounts} from source_delta group by 1, 2, 3, 4, 5
   ),
   daily_source as (
-    insert into analytics_daily_source as r (day, country, channel, source, campaign, ${countColumns})
+    insert into analytics_daily_source (day, country, channel, source, campaign, ${countColumns})
     select * from source_day order by 1, 2, 3, 4, 5
-    on conflict (day, country, channel, source, campaign) do update set ${addCounts}
   ),
   monthly_source as (
-    insert into analytics_monthly_source as r (month, country, channel, source, campaign, ${countColumns})
+    insert into analytics_monthly_source (month, country, channel, source, campaign, ${countColumns})
     select date_trunc('month', day)::date, country, channel, source, campaign, ${sumCounts}
     from source_day group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
-    on conflict (month, country, channel, source, campaign) do update set ${addCounts}
   ),
   new_visit_month as (
     select day, date_trunc('month', day)::date as month, country, referrer from visit where prev_steps = 0
@@ -189,21 +186,18 @@ const BATCH_SQL = `
       device_type, browser, os, (created_at at time zone $8)::date as day
   ),
   by_type as (
-    insert into analytics_daily_type as r (day, event_type, count)
+    insert into analytics_daily_type (day, event_type, count)
     select day, event_type, count(*) from ins group by day, event_type order by day, event_type
-    on conflict (day, event_type) do update set count = r.count + excluded.count
   ),
   by_country as (
-    insert into analytics_daily_country as r (day, event_type, country, count)
+    insert into analytics_daily_country (day, event_type, country, count)
     select day, event_type, country, count(*) from ins where country is not null
     group by day, event_type, country order by day, event_type, country
-    on conflict (day, event_type, country) do update set count = r.count + excluded.count
   ),
   monthly_country as (
-    insert into analytics_monthly_country as r (month, event_type, country, count)
+    insert into analytics_monthly_country (month, event_type, country, count)
     select date_trunc('month', day)::date as month, event_type, country, count(*) from ins
     where country is not null group by 1, 2, 3 order by 1, 2, 3
-    on conflict (month, event_type, country) do update set count = r.count + excluded.count
   ),
   ${visitRollupsSql()}
   select count(*)::int as inserted from ins`;
@@ -238,6 +232,9 @@ export async function writeEventBatch(pool: Pool, rows: EventRow[], timeZone: st
   });
 }
 
+/** Track batches written at once (see `concurrency`). */
+export const ANALYTICS_WRITERS = 3;
+
 export type AnalyticsIngesterOptions = {
   pool: Pool;
   timeZone: string;
@@ -246,9 +243,9 @@ export type AnalyticsIngesterOptions = {
   /** Rows per batch statement. */
   maxBatch?: number;
   /**
-   * Batches written at once. Default 1: every batch upserts the same rollup rows (today's counts), so a
-   * second concurrent batch only waits for the first one's row locks until its commit; one writer
-   * with larger batches stored 30 % more events a second (ADR 051).
+   * Batches written at once. Default 3: batches append delta rows and share no row, so they no longer
+   * queue on each other's locks (issue 23); with one writer the route waited on its batches in turn.
+   * Within the raw pool's budget (half of DB_POOL_MAX), beside lead and partner writers.
    */
   concurrency?: number;
   maxQueue?: number;
@@ -292,7 +289,7 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
     rowRejected: () => new AppError(ERROR_CODES.validation, 'This event could not be stored'),
     busyMessage: 'Too many analytics events right now. Please try again.',
     maxBatch: options.maxBatch ?? 500,
-    concurrency: options.concurrency ?? 1,
+    concurrency: options.concurrency ?? ANALYTICS_WRITERS,
     maxQueue: options.maxQueue ?? 20_000,
     onBatch: (size, seconds) => {
       batchSize.observe(size);

@@ -67,7 +67,7 @@ const leadDeltaInserts = (rows: string) => `
  * The visits of the leads in `rows` reach "lead stored" (and "beneficiary answered" once it is set);
  * the steps they newly reach go to the visit source rollups (daily and monthly), in key order.
  */
-const markVisits = (rows: string) => `
+const markVisits = (rows: string, write: SourceWrite) => `
   with hit as (
     select opt_in_date::date as day, session_id,
       bit_or(case when beneficiary is not null then 48 else 16 end)::smallint as bits
@@ -85,27 +85,37 @@ const markVisits = (rows: string) => `
   ), daily as (
     insert into analytics_daily_source as r (day, country, channel, source, campaign, ${STEP_COLUMNS.map(([c]) => c).join(', ')})
     select * from delta order by 1, 2, 3, 4, 5
-    on conflict (day, country, channel, source, campaign) do update set
-      ${STEP_COLUMNS.map(([c]) => `${c} = r.${c} + excluded.${c}`).join(', ')}
+    ${sourceConflict(write, 'day')}
   )
   insert into analytics_monthly_source as r (month, country, channel, source, campaign, ${STEP_COLUMNS.map(([c]) => c).join(', ')})
   select date_trunc('month', day)::date, country, channel, source, campaign,
     ${STEP_COLUMNS.map(([c]) => `sum(${c})`).join(', ')}
   from delta group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
-  on conflict (month, country, channel, source, campaign) do update set
-    ${STEP_COLUMNS.map(([c]) => `${c} = r.${c} + excluded.${c}`).join(', ')};`;
+  ${sourceConflict(write, 'month')};`;
 
-const ROLLUP_FUNCTION = `
+/**
+ * How the visit source rollups are written: `upsert` (one row per key, as this migration left them) or
+ * `append` (delta rows, from Migration20261127150000_analytics_rollup_deltas on).
+ */
+export type SourceWrite = 'upsert' | 'append';
+const sourceConflict = (write: SourceWrite, period: string) =>
+  write === 'append'
+    ? ''
+    : `on conflict (${period}, country, channel, source, campaign) do update set
+    ${STEP_COLUMNS.map(([c]) => `${c} = r.${c} + excluded.${c}`).join(', ')}`;
+
+/** The lead rollup trigger's function, writing the visit source rollups as `write` says. */
+export const leadRollupFunction = (write: SourceWrite) => `
   create or replace function lead_source_rollup() returns trigger language plpgsql as $$
   begin
     if tg_op = 'INSERT' then
       ${leadDeltaInserts('select *, 1 as sign from new_rows')}
-      ${markVisits('new_rows')}
+      ${markVisits('new_rows', write)}
     elsif tg_op = 'DELETE' then
       ${leadDeltaInserts('select *, -1 as sign from old_rows')}
     else
       ${leadDeltaInserts('select *, 1 as sign from new_rows union all select *, -1 from old_rows')}
-      ${markVisits('(select * from new_rows where beneficiary is not null) n')}
+      ${markVisits('(select * from new_rows where beneficiary is not null) n', write)}
     end if;
     return null;
   end
@@ -154,7 +164,7 @@ export class Migration20261127100000_visit_funnel_devices extends Migration {
       this.addSql(`alter table ${table} add column lead_visits bigint not null default 0,
         add column beneficiary_visits bigint not null default 0`);
     }
-    this.addSql(ROLLUP_FUNCTION);
+    this.addSql(leadRollupFunction('upsert'));
     this.addSql(COMPACTION);
 
     // The step columns now count a visit at every step up to its deepest one: recomputed from the visits

@@ -13,6 +13,7 @@ import { Migration20261124230000_rate_limit_hits } from './Migration202611242300
 import { Migration20261125100000_lead_retry_key } from './Migration20261125100000_lead_retry_key';
 import { Migration20261126100000_admin_two_factor } from './Migration20261126100000_admin_two_factor';
 import { Migration20261127100000_visit_funnel_devices } from './Migration20261127100000_visit_funnel_devices';
+import { Migration20261127150000_analytics_rollup_deltas } from './Migration20261127150000_analytics_rollup_deltas';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -41,5 +42,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261127100000_visit_funnel_devices',
     class: Migration20261127100000_visit_funnel_devices,
+  },
+  {
+    name: 'Migration20261127150000_analytics_rollup_deltas',
+    class: Migration20261127150000_analytics_rollup_deltas,
   },
 ];
