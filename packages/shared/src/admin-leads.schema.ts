@@ -133,7 +133,11 @@ const requiredDate = (name: string) =>
     .refine(isCalendarDate, `${name} must be a date (YYYY-MM-DD)`);
 export const adConversionsQuerySchema = z
   .object({ from: requiredDate('from'), to: requiredDate('to') })
-  .refine((q) => q.to >= q.from, { path: ['to'], message: 'to must be on or after from' });
+  // Compared only when both are dates (a bad from is named once, as from).
+  .refine((q) => !isCalendarDate(q.from) || !isCalendarDate(q.to) || q.to >= q.from, {
+    path: ['to'],
+    message: 'to must be on or after from',
+  });
 export type AdConversionsQuery = z.output<typeof adConversionsQuerySchema>;
 
 export const bulkDeleteSchema = z.object({
