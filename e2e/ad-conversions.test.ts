@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseHeaderAction } from './support/admin';
+import { axeViolations, describeViolations } from './support/axe';
 import { baseUrl, gotoReady, launchBrowser, pinToast, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 
@@ -27,6 +28,9 @@ async function downloadConversions(page: Page, label: string) {
   const dialog = page.getByRole('dialog', { name: label });
   // The last 7 business days by default, today included: the new lead is in them.
   expect(await dialog.getByLabel('To').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  // axe once the dialog has finished fading in (mid-transition its text is faint).
+  await expect.poll(() => page.evaluate(() => document.getAnimations().length)).toBe(0);
+  expect(describeViolations(await axeViolations(page))).toEqual([]);
   const downloadP = page.waitForEvent('download');
   const toast = pinToast(page, 'Export successful');
   await dialog.getByRole('button', { name: 'Download CSV' }).click();

@@ -69,6 +69,7 @@ export function AdConversionsDialog({
       opened={platform !== null}
       onClose={onClose}
       title={platform ? AD_CONVERSION_EXPORTS[platform].label : ''}
+      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <Stack gap="sm">
         <Text size="sm">
