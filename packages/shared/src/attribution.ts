@@ -75,7 +75,7 @@ function cleanToken(raw: unknown, pattern: RegExp): string | undefined {
 }
 
 /** A click id as the URL carried it: a URL token of at most ATTRIBUTION_LIMITS.clickId characters. */
-export const cleanClickId = (raw: unknown) => cleanToken(raw, CLICK_ID_PATTERN);
+const cleanClickId = (raw: unknown) => cleanToken(raw, CLICK_ID_PATTERN);
 
 function cleanReferrer(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || !isSafeText(raw)) return undefined;

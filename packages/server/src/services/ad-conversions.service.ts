@@ -18,7 +18,7 @@ const BATCH = 2000;
  * The leads' query: created within the business days [from, to] in TIME_ZONE (like every other date
  * filter), with the platform's click id, not opted out, not do-not-sell; oldest first.
  */
-export function conversionLeadsSql(): string {
+function conversionLeadsSql(): string {
   return `select id, attribution->>$1::text as click_id, created_at from website_lead
     where attribution ? $1::text
       and created_at >= ($2::date::timestamp at time zone $4::text)
