@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_SUPPORT_EMAIL, DEFAULT_TIME_ZONE } from '@uf/shared/constants';
+import { isSafeText } from '@uf/shared/text-safety';
 import { z } from 'zod';
 
 // The only reader of process.env, and the one list of the app's variables: the README's configuration
@@ -99,6 +100,24 @@ const envSchema = z.object({
     .min(1, 'must be at least 1 day')
     .max(36_500)
     .default(395),
+  // Offline conversion files for the ad platforms (issue 24, ADR 059).
+  ADS_CONVERSION_NAME: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100, 'must be at most 100 characters')
+    .refine((v) => isSafeText(v) && !/[\t\r\n]/.test(v), 'must be one line without control characters')
+    .default('Lead'),
+  ADS_CONVERSION_VALUE: z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a number such as 25 or 12.50 (or unset)')
+    .optional(),
+  ADS_CONVERSION_CURRENCY: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 currency code such as USD')
+    .default('USD'),
 });
 
 export type AppConfig = {
@@ -147,6 +166,8 @@ export type AppConfig = {
   analyticsCountryHeader: string | undefined;
   /** Raw analytics events older than this are deleted; the daily rollups are kept. */
   analyticsRetentionDays: number;
+  /** What the offline conversion files (Google Ads, Microsoft Advertising) say of each lead. */
+  adsConversion: { name: string; value: string; currency: string };
   /** Run migrations when the app starts (always true outside of tests that share a migrated DB). */
   migrate: boolean;
 };
@@ -211,6 +232,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     analyticsCountryHeader: e.ANALYTICS_COUNTRY_HEADER,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
+    adsConversion: {
+      name: e.ADS_CONVERSION_NAME,
+      value: e.ADS_CONVERSION_VALUE ?? '',
+      currency: e.ADS_CONVERSION_CURRENCY,
+    },
     migrate: true,
   };
 }

@@ -2,6 +2,8 @@
 // paging constants and small helpers. The web imports these without pulling zod into its bundles;
 // the input schemas live in admin-leads.schema.ts.
 
+import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from './attribution';
+
 /** Fields of a website lead as admins see it (spec §3), in table and CSV column order. */
 export const WEBSITE_LEAD_FIELDS = [
   'id',
@@ -33,6 +35,9 @@ export const WEBSITE_LEAD_FIELDS = [
   'source',
   'medium',
   'campaign',
+  // The visit's ad click ids and Meta cookies (issue 24): gclid, gbraid, wbraid, fbclid, fbc, fbp,
+  // msclkid, ttclid.
+  ...LEAD_CLICK_ID_FIELDS,
 ] as const;
 export type WebsiteLeadField = (typeof WEBSITE_LEAD_FIELDS)[number];
 
@@ -88,7 +93,7 @@ export type AdminWebsiteLead = {
   source: string | null;
   medium: string | null;
   campaign: string | null;
-};
+} & Record<LeadClickIdField, string | null>;
 
 export type AdminApiLead = {
   id: string;

@@ -1,3 +1,4 @@
+import { AD_CONVERSION_EXPORTS, type AdPlatform } from '@uf/shared/ad-conversions';
 import {
   changePasswordSchema,
   confirmTotpSchema,
@@ -5,6 +6,7 @@ import {
   signInSchema,
 } from '@uf/shared/admin.schema';
 import { FUNNEL_STEPS, trackEventSchema } from '@uf/shared/analytics.schema';
+import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from '@uf/shared/attribution';
 import { CHANNELS } from '@uf/shared/channel';
 import { consentEvidenceShape, TRUSTEDFORM_CERT_PATTERN } from '@uf/shared/consent-evidence.schema';
 import { ANALYTICS_EVENT_TYPES, BENEFICIARY_VALUES } from '@uf/shared/constants';
@@ -81,6 +83,18 @@ const PERIOD_TOTALS = object({
   visits: int(),
 });
 const isoDateTime = str('ISO 8601 instant, UTC', { format: 'date-time' });
+
+/** The website lead's click id fields (issue 24): what each one is. */
+const CLICK_ID_DOCS: Record<LeadClickIdField, string> = {
+  gclid: 'Google Ads click id of the visit (gclid in the landing URL)',
+  gbraid: 'Google Ads click id for app/iOS measurement (gbraid)',
+  wbraid: 'Google Ads click id for web-to-app/iOS measurement (wbraid)',
+  fbclid: 'Meta click id in the landing URL (fbclid)',
+  fbc: "Meta's _fbc cookie at submit (fb.1.<time>.<fbclid>)",
+  fbp: "Meta's _fbp browser cookie at submit (fb.1.<time>.<random>)",
+  msclkid: 'Microsoft Advertising click id (msclkid)',
+  ttclid: 'TikTok click id (ttclid)',
+};
 
 /** Reusable schemas, referenced as #/components/schemas/<name>. */
 export const componentSchemas: Record<string, JsonSchema> = {
@@ -160,6 +174,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
     source: nullableStr('utm_source, else the referring site, else direct'),
     medium: nullableStr('utm_medium'),
     campaign: nullableStr('utm_campaign'),
+    ...Object.fromEntries(LEAD_CLICK_ID_FIELDS.map((key) => [key, nullableStr(CLICK_ID_DOCS[key])])),
   }),
   ApiLead: object({
     id: str(undefined, { format: 'uuid' }),
@@ -261,6 +276,36 @@ const RATE_HEADERS = {
   'RateLimit-Limit': { description: 'Requests a minute allowed for this key', schema: int() },
   'RateLimit-Remaining': { description: 'Requests left in the current minute', schema: int() },
 };
+
+/** The two offline-conversion files (issue 24, ADR 059). */
+function adConversionDocs(): Record<string, OperationDoc> {
+  const range = object({ from: isoDate, to: isoDate }, ['from', 'to']);
+  const common = (platform: AdPlatform, format: string): OperationDoc => ({
+    tag: 'Admin',
+    summary: `${AD_CONVERSION_EXPORTS[platform].label} (offline conversion import file)`,
+    description: `${format} One line per website lead created within the business days \`from\`–\`to\` (TIME_ZONE, both inclusive) whose visit carried a \`${AD_CONVERSION_EXPORTS[platform].clickId}\`, oldest first. Leads that opted out (suppression list) or sent Global Privacy Control (do not sell or share) are left out. Conversion name, value and currency come from ADS_CONVERSION_NAME, ADS_CONVERSION_VALUE and ADS_CONVERSION_CURRENCY. Recorded in the audit log.`,
+    auth: 'admin',
+    query: range,
+    responses: {
+      '200': {
+        description: `CSV file ${AD_CONVERSION_EXPORTS[platform].filePrefix}-{from}-to-{to}.csv (Content-Disposition: attachment)`,
+        contentType: 'text/csv',
+        schema: str(),
+      },
+      '400': json('from or to missing or not a date, or to before from (the field is named)', ref('Error')),
+    },
+  });
+  return {
+    [`GET ${AD_CONVERSION_EXPORTS.google.path}`]: common(
+      'google',
+      "Google Ads' click-conversion import: first line `Parameters:TimeZone=<TIME_ZONE>`, then `Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency`; times `yyyy-MM-dd HH:mm:ss` in TIME_ZONE.",
+    ),
+    [`GET ${AD_CONVERSION_EXPORTS.microsoft.path}`]: common(
+      'microsoft',
+      "Microsoft Advertising's Bulk file of Offline Conversion records: the header `Type,Status,Id,Parent Id,Client Id,Name,Conversion Currency Code,Conversion Name,Conversion Time,Conversion Value,Microsoft Click Id`, the row `Format Version,,,,,6.0,,,,,`, then one `Offline Conversion` row per lead (Client Id = the lead id); times in UTC (`2026-05-01T16:00:00Z`), as the bulk schema requires.",
+    ),
+  };
+}
 
 /** "Select all N matching" (issue 26): a bulk delete by filter, guarded by the count the admin confirmed. */
 function deleteMatchingDoc(what: string, filters: JsonSchema, example: Record<string, string>): OperationDoc {
@@ -555,6 +600,7 @@ export const operations: Record<string, OperationDoc> = {
       '200': { description: 'CSV file api-leads-{date}.csv', contentType: 'text/csv', schema: str() },
     },
   },
+  ...adConversionDocs(),
   'admin.backup': {
     tag: 'Admin',
     summary: 'Back up the database',

@@ -6,6 +6,7 @@ import {
   type WebsiteLeadField,
 } from '@uf/shared/admin-leads';
 import type { ApiLeadFilters, WebsiteLeadFilters } from '@uf/shared/admin-leads.schema';
+import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from '@uf/shared/attribution';
 import pg from 'pg';
 
 // The two lead tables the admin area reads, described as data: which SQL column backs each field of
@@ -43,6 +44,15 @@ const SHARED_COLUMNS = {
   optedOut: { column: '(opted_out_at is not null)', kind: 'bool' },
 } satisfies Record<WebsiteLeadField & ApiLeadField, Column>;
 
+/**
+ * The click ids (issue 24): read from the attribution the lead was stored with (the same JSON its
+ * consent receipt holds), so they need no columns of their own nor anything more from the writer
+ * (ADR 059). The keys are fixed names, never input.
+ */
+const CLICK_ID_COLUMNS = Object.fromEntries(
+  LEAD_CLICK_ID_FIELDS.map((key) => [key, { column: `(attribution->>'${key}')`, kind: 'text' }]),
+) as Record<LeadClickIdField, Column>;
+
 const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = {
   ...SHARED_COLUMNS,
   email: { column: 'email', kind: 'text' },
@@ -59,6 +69,7 @@ const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = {
   source: { column: 'source', kind: 'text' },
   medium: { column: 'medium', kind: 'text' },
   campaign: { column: 'campaign', kind: 'text' },
+  ...CLICK_ID_COLUMNS,
 };
 
 const API_COLUMNS: Record<ApiLeadField, Column> = {

@@ -15,6 +15,7 @@ export type AuditAction =
   | 'admin.password_reset'
   | 'admin.session_ended'
   | 'leads.export'
+  | 'leads.export_conversions'
   | 'leads.delete'
   | 'api_leads.export'
   | 'api_leads.delete'

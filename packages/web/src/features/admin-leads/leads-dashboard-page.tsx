@@ -1,12 +1,14 @@
 import { Button, Center, Container, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
+import type { AdPlatform } from '@uf/shared/ad-conversions';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { useEffect, useState } from 'react';
 import { notifyError, notifySuccess, notifySuccessOnCleanSlate } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
+import { AdConversionsDialog } from './ad-conversions-dialog';
 import { AuditLogDialog } from './audit-log-dialog';
 import { BackupsDialog } from './backups-dialog';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
@@ -39,6 +41,7 @@ export function LeadsDashboardPage() {
   const [dataRequestsOpen, setDataRequestsOpen] = useState(false);
   const [auditLogOpen, setAuditLogOpen] = useState(false);
   const [backupsOpen, setBackupsOpen] = useState(false);
+  const [conversionsFor, setConversionsFor] = useState<AdPlatform | null>(null);
 
   // Signed out, or the session ended while the page was open: back to the sign-in page.
   const signedOut =
@@ -100,6 +103,7 @@ export function LeadsDashboardPage() {
     onAuditLog: () => setAuditLogOpen(true),
     onAccount: () => void navigate({ to: '/admin/account' }),
     onBackups: () => setBackupsOpen(true),
+    onAdConversions: setConversionsFor,
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,
@@ -219,6 +223,7 @@ export function LeadsDashboardPage() {
       <DataRequestDialog opened={dataRequestsOpen} onClose={() => setDataRequestsOpen(false)} />
       <AuditLogDialog opened={auditLogOpen} onClose={() => setAuditLogOpen(false)} />
       <BackupsDialog opened={backupsOpen} onClose={() => setBackupsOpen(false)} />
+      <AdConversionsDialog platform={conversionsFor} onClose={() => setConversionsFor(null)} />
     </Container>
   );
 }
