@@ -176,6 +176,34 @@ export const componentSchemas: Record<string, JsonSchema> = {
     createdAt: isoDateTime,
     optedOut: bool('The phone is on the suppression list: do not contact'),
   }),
+  WebsiteLeadDetail: {
+    description:
+      'A website lead whole (its page in the admin): the list row plus what the list has no column for',
+    allOf: [
+      ref('WebsiteLead'),
+      object({
+        attribution: {
+          type: ['object', 'null'],
+          description:
+            'Every captured key of the visit: UTM parameters, ad click ids, landingReferrer (null before attribution)',
+          additionalProperties: { type: 'string' },
+        },
+        country: nullableStr('Two-letter country of the visitor at submit'),
+      }),
+    ],
+  },
+  ApiLeadDetail: {
+    description: 'An API lead whole (its page in the admin)',
+    allOf: [ref('ApiLead'), object({ partner: nullableStr('Name of the partner whose API key sent it') })],
+  },
+  AuditEntry: object({
+    id: int(),
+    actor: str(),
+    action: str(),
+    detail: { type: 'object' },
+    ipAddress: nullableStr(),
+    createdAt: isoDateTime,
+  }),
   ConsentReceipt: object({
     id: str('The lead’s certificationId', { format: 'uuid' }),
     leadId: str(undefined, { format: 'uuid' }),
@@ -260,6 +288,35 @@ const RATE_HEADERS = {
   'RateLimit-Limit': { description: 'Requests a minute allowed for this key', schema: int() },
   'RateLimit-Remaining': { description: 'Requests left in the current minute', schema: int() },
 };
+
+/** A lead's own page (issue 26): the lead whole. */
+function leadPageDoc(what: string, schema: string): OperationDoc {
+  return {
+    tag: 'Admin',
+    summary: `One ${what}, whole`,
+    description: `Every field of the ${what} as the list has it, and what the list has no column for. ${idParamNote}`,
+    auth: 'admin',
+    responses: {
+      '200': json(`The ${what}`, ref(schema)),
+      '400': json('The id is not a UUID', ref('Error')),
+      '404': json(`No such ${what} (never stored, or deleted)`, ref('Error')),
+    },
+  };
+}
+
+/** A lead's audit trail (issue 26). */
+function leadAuditDoc(what: string, deleteAction: string): OperationDoc {
+  return {
+    tag: 'Admin',
+    summary: `Audit entries that concern one ${what}`,
+    description: `Newest first, at most 200: its delete (\`${deleteAction}\` with \`detail.id\`), entries that name it in \`detail.leadId\`, and the data requests about its e-mail address or phone number (matched by their hashes). Answers for any id, so a deleted lead's delete stays findable; bulk deletes log counts, not ids. ${idParamNote}`,
+    auth: 'admin',
+    responses: {
+      '200': json('Entries', { type: 'array', items: ref('AuditEntry') }),
+      '400': json('The id is not a UUID', ref('Error')),
+    },
+  };
+}
 
 /** Keyed by "METHOD /path" exactly as registered (Fastify's :param form). */
 /** "Select all N matching" (issue 26): a bulk delete by filter, guarded by the count the admin confirmed. */
@@ -612,6 +669,10 @@ export const operations: Record<string, OperationDoc> = {
       '404': json('No such backup', ref('Error')),
     },
   },
+  'GET /api/admin/leads/:id': leadPageDoc('website lead', 'WebsiteLeadDetail'),
+  'GET /api/admin/leads/:id/audit-log': leadAuditDoc('website lead', 'leads.delete'),
+  'GET /api/admin/api-leads/:id': leadPageDoc('API lead', 'ApiLeadDetail'),
+  'GET /api/admin/api-leads/:id/audit-log': leadAuditDoc('API lead', 'api_leads.delete'),
   'DELETE /api/admin/leads/:id': {
     tag: 'Admin',
     summary: 'Delete one website lead',
@@ -721,17 +782,7 @@ export const operations: Record<string, OperationDoc> = {
     auth: 'admin',
     query: object({ limit: int('1–500, default 100'), before: int('Only entries with a smaller id') }, []),
     responses: {
-      '200': json('Entries', {
-        type: 'array',
-        items: object({
-          id: int(),
-          actor: str(),
-          action: str(),
-          detail: { type: 'object' },
-          ipAddress: nullableStr(),
-          createdAt: isoDateTime,
-        }),
-      }),
+      '200': json('Entries', { type: 'array', items: ref('AuditEntry') }),
     },
   },
   'GET /api/admin/leads/:id/consent-receipt': {

@@ -160,6 +160,27 @@ export const restRoutes: RestRoute[] = [
   // stream and are registered in rest/admin-stream-routes.ts (ADR 003's documented exception).
   { method: 'GET', url: '/api/admin/stats', call: (c) => c.admin.leads.stats() },
   { method: 'GET', url: '/api/admin/api-stats', call: (c) => c.admin.apiLeads.stats() },
+  // A lead's own page (issue 26): the lead whole and the audit entries that concern it.
+  {
+    method: 'GET',
+    url: '/api/admin/leads/:id',
+    call: (c, req) => c.admin.leads.get({ id: params(req).id ?? '' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/leads/:id/audit-log',
+    call: (c, req) => c.admin.leads.auditLog({ id: params(req).id ?? '' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/api-leads/:id',
+    call: (c, req) => c.admin.apiLeads.get({ id: params(req).id ?? '' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/api-leads/:id/audit-log',
+    call: (c, req) => c.admin.apiLeads.auditLog({ id: params(req).id ?? '' }),
+  },
   {
     method: 'DELETE',
     url: '/api/admin/leads/:id',

@@ -1,5 +1,10 @@
 import { backupNameSchema } from '@uf/shared/admin.schema';
-import type { AdminApiLead, AdminWebsiteLead } from '@uf/shared/admin-leads';
+import type {
+  AdminApiLead,
+  AdminApiLeadDetail,
+  AdminWebsiteLead,
+  AdminWebsiteLeadDetail,
+} from '@uf/shared/admin-leads';
 import {
   apiDeleteMatchingSchema,
   apiLeadListSchema,
@@ -15,6 +20,8 @@ import {
   deleteLead,
   deleteLeads,
   deleteMatchingLeads,
+  getLead,
+  listLeadAudit,
   listLeads,
   websiteLeadStats,
 } from '../services/admin-leads.service';
@@ -46,6 +53,18 @@ function listProcedure<Row, Schema extends typeof websiteLeadListSchema | typeof
       timeZone: ctx.config.timeZone,
     });
   });
+}
+
+/** A lead's own page (issue 26): the lead whole, and the audit entries that concern it. */
+function leadPageProcedures<Detail>(table: LeadTable) {
+  return {
+    get: adminProcedure
+      .input(leadIdSchema)
+      .query(({ ctx, input }) => getLead<Detail>(ctx.services.db.pool, table, input.id)),
+    auditLog: adminProcedure
+      .input(leadIdSchema)
+      .query(({ ctx, input }) => listLeadAudit(ctx.services.db.pool, table, input.id)),
+  };
 }
 
 function deleteProcedures(
@@ -81,6 +100,7 @@ export function createAdminRouter() {
       stats: adminProcedure.query(({ ctx }) =>
         websiteLeadStats(ctx.services.db.pool, WEBSITE_LEADS, ctx.config.timeZone),
       ),
+      ...leadPageProcedures<AdminWebsiteLeadDetail>(WEBSITE_LEADS),
       ...deleteProcedures(WEBSITE_LEADS, websiteDeleteMatchingSchema),
     }),
     apiLeads: router({
@@ -88,6 +108,7 @@ export function createAdminRouter() {
       stats: adminProcedure.query(({ ctx }) =>
         apiLeadStats(ctx.services.db.pool, API_LEADS, ctx.config.timeZone),
       ),
+      ...leadPageProcedures<AdminApiLeadDetail>(API_LEADS),
       ...deleteProcedures(API_LEADS, apiDeleteMatchingSchema),
     }),
     backup: adminProcedure.mutation(({ ctx }) =>
