@@ -97,6 +97,19 @@ const adminAnalyticsRoute = createRoute({
   component: lazyRouteComponent(() => import('./features/admin-analytics/analytics-page'), 'AnalyticsPage'),
 });
 
+// A page per lead (issue 26), deep-linkable; the page judges the id (unknown or malformed: "not found").
+const leadPage = (
+  path: '/admin/leads/$id' | '/admin/api-leads/$id',
+  name: 'WebsiteLeadPage' | 'ApiLeadPage',
+) =>
+  createRoute({
+    getParentRoute: () => adminLayout,
+    path,
+    component: lazyRouteComponent(() => import('./features/admin-leads/lead-page'), name),
+  });
+const adminLeadRoute = leadPage('/admin/leads/$id', 'WebsiteLeadPage');
+const adminApiLeadRoute = leadPage('/admin/api-leads/$id', 'ApiLeadPage');
+
 // The admin's own account (issue 25); the QR code library loads with this page only.
 const adminAccountRoute = createRoute({
   getParentRoute: () => adminLayout,
@@ -116,7 +129,14 @@ const routeTree = rootRoute.addChildren([
     unsubscribeRoute,
     notFoundRoute,
   ]),
-  adminLayout.addChildren([adminLoginRoute, adminLeadsRoute, adminAnalyticsRoute, adminAccountRoute]),
+  adminLayout.addChildren([
+    adminLoginRoute,
+    adminLeadsRoute,
+    adminLeadRoute,
+    adminApiLeadRoute,
+    adminAnalyticsRoute,
+    adminAccountRoute,
+  ]),
 ]);
 
 /** The app's router; the prerender (entry-server.tsx) gives it a memory history at one path. */

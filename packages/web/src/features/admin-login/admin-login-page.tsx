@@ -11,9 +11,10 @@ import {
   Title,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useNavigate } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { type LoginInput, loginSchema } from '@uf/shared/admin.schema';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
+import { isLeadPagePath } from '@uf/shared/admin-paths';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { useEffect, useRef, useState } from 'react';
@@ -26,6 +27,10 @@ import { appErrorOf, trpc } from '../../trpc';
 export function AdminLoginPage() {
   usePageMeta({ title: 'Admin Sign In', description: 'Sign in to the Unclaimed Funds Finder admin area.' });
   const navigate = useNavigate();
+  // A pasted lead link opened while signed out comes back to that lead after sign-in (issue 26); any
+  // other `next` is ignored (never an open redirect): the spec's destination is /admin/leads.
+  const { next } = useSearch({ strict: false }) as { next?: unknown };
+  const leadPage = typeof next === 'string' && isLeadPagePath(next) ? next : null;
   const utils = trpc.useUtils();
   // Someone already signed in goes straight to the dashboard (spec §7: never from cache).
   const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
@@ -37,8 +42,10 @@ export function AdminLoginPage() {
   });
 
   useEffect(() => {
-    if (session.isSuccess) void navigate({ to: '/admin/leads', replace: true });
-  }, [session.isSuccess, navigate]);
+    if (!session.isSuccess) return;
+    if (leadPage) void navigate({ href: leadPage, replace: true });
+    else void navigate({ to: '/admin/leads', replace: true });
+  }, [session.isSuccess, leadPage, navigate]);
 
   // Issue 25: an account with two-factor on answers totp_required; then the form asks for the code.
   const [secondStep, setSecondStep] = useState<'totp' | 'recovery' | null>(null);
@@ -66,7 +73,9 @@ export function AdminLoginPage() {
         utils.invalidate();
         // A "Sign in failed" toast from a mistyped password must not follow the admin to the dashboard.
         notifySuccessOnCleanSlate(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
-        await navigate({ to: 'twoFactorSetupRequired' in signedIn ? '/admin/account' : '/admin/leads' });
+        if ('twoFactorSetupRequired' in signedIn) await navigate({ to: '/admin/account' });
+        else if (leadPage) await navigate({ href: leadPage });
+        else await navigate({ to: '/admin/leads' });
       } catch (err) {
         const app = appErrorOf(err);
         if (app?.error === ERROR_CODES.totpRequired) {
