@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLeadPagePath } from './admin-paths';
-import { isPagePath } from './pages';
+import { isPagePath } from './page-paths';
 
 describe('a lead page path (issue 26)', () => {
   it('is /admin/leads/{one segment} or /admin/api-leads/{one segment}, served as a page', () => {

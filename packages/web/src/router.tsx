@@ -97,18 +97,19 @@ const adminAnalyticsRoute = createRoute({
   component: lazyRouteComponent(() => import('./features/admin-analytics/analytics-page'), 'AnalyticsPage'),
 });
 
-// A page per lead (issue 26), deep-linkable; the page judges the id (unknown or malformed: "not found").
-const leadPage = (
-  path: '/admin/leads/$id' | '/admin/api-leads/$id',
-  name: 'WebsiteLeadPage' | 'ApiLeadPage',
-) =>
-  createRoute({
-    getParentRoute: () => adminLayout,
-    path,
-    component: lazyRouteComponent(() => import('./features/admin-leads/lead-page'), name),
-  });
-const adminLeadRoute = leadPage('/admin/leads/$id', 'WebsiteLeadPage');
-const adminApiLeadRoute = leadPage('/admin/api-leads/$id', 'ApiLeadPage');
+// A page per lead (issue 26), deep-linkable; one lazy component for both tables (it reads which from the
+// path, and judges the id: unknown or malformed is its "not found").
+const leadPageComponent = lazyRouteComponent(() => import('./features/admin-leads/lead-page'), 'LeadPage');
+const adminLeadRoute = createRoute({
+  getParentRoute: () => adminLayout,
+  path: '/admin/leads/$id',
+  component: leadPageComponent,
+});
+const adminApiLeadRoute = createRoute({
+  getParentRoute: () => adminLayout,
+  path: '/admin/api-leads/$id',
+  component: leadPageComponent,
+});
 
 // The admin's own account (issue 25); the QR code library loads with this page only.
 const adminAccountRoute = createRoute({

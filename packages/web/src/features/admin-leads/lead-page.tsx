@@ -11,7 +11,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { Link, useLocation, useNavigate, useParams } from '@tanstack/react-router';
+import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import type { AdminApiLeadDetail, AdminWebsiteLeadDetail, AuditEntry } from '@uf/shared/admin-leads';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -30,6 +30,14 @@ import { deleteOneRequest, type Kind } from './use-leads';
 // receipt, the audit entries that concern the lead, and Delete with the spec's confirmation and toasts.
 // An unknown, deleted or malformed id is a "not found" state with the way back, never a blank page.
 
+const lastSegment = (path: string) => {
+  const segment = path.replace(/\/+$/, '').split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isUnauthorized = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.unauthorized;
 const mustEnrol = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.twoFactorSetupRequired;
@@ -95,10 +103,15 @@ function useApiLead(id: string, enabled: boolean): LeadData<AdminApiLeadDetail> 
   };
 }
 
-/** /admin/leads/{id} */
-export function WebsiteLeadPage() {
+/** /admin/leads/{id} and /admin/api-leads/{id}: one lazy chunk for both routes (ADR 060). */
+export function LeadPage() {
+  const { pathname } = useLocation();
+  return pathname.startsWith('/admin/api-leads/') ? <ApiLeadPage /> : <WebsiteLeadPage />;
+}
+
+function WebsiteLeadPage() {
   return (
-    <LeadPage
+    <OneLeadPage
       kind="website"
       useLead={useWebsiteLead}
       columns={WEBSITE_LEAD_COLUMNS.filter((c) => !ATTRIBUTION_KEYS.includes(c.key))}
@@ -114,10 +127,9 @@ export function WebsiteLeadPage() {
   );
 }
 
-/** /admin/api-leads/{id} */
-export function ApiLeadPage() {
+function ApiLeadPage() {
   return (
-    <LeadPage
+    <OneLeadPage
       kind="api"
       useLead={useApiLead}
       columns={[...API_LEAD_COLUMNS, partnerColumn]}
@@ -182,7 +194,7 @@ function BackToDashboard() {
   return <Anchor renderRoot={(props) => <Link {...props} to="/admin/leads" />}>Back to the dashboard</Anchor>;
 }
 
-function LeadPage<T extends { id: string; firstName: string; lastName: string }>({
+function OneLeadPage<T extends { id: string; firstName: string; lastName: string }>({
   kind,
   useLead,
   columns,
@@ -196,11 +208,12 @@ function LeadPage<T extends { id: string; firstName: string; lastName: string }>
   sections: (lead: T) => { heading: string; body: ReactNode }[];
 }) {
   const words = KIND_WORDS[kind];
-  const { id } = useParams({ strict: false }) as { id?: string };
-  const leadId = id ?? '';
-  const isValidId = UUID.test(leadId);
   const navigate = useNavigate();
+  // The id is the path's last segment (read from the location: the router's useParams would put a shared
+  // chunk on the landing page's budget, ADR 060).
   const { pathname } = useLocation();
+  const leadId = lastSegment(pathname);
+  const isValidId = UUID.test(leadId);
   // Spec §7: the auth check is never answered from cache (stale time 0).
   const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
   const { lead, audit, calls } = useLead(leadId, session.isSuccess && isValidId);

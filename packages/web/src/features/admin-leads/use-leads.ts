@@ -10,6 +10,7 @@ import { appErrorOf, trpc } from '../../trpc';
 import type { ConfirmRequest } from './confirm-dialog';
 import { downloadCsv } from './download-csv';
 import { API_FILTER_FIELDS, type FilterField, WEBSITE_FILTER_FIELDS } from './lead-filters';
+import type { LeadKind } from './lead-page-link';
 import type { ListingRules } from './listing-search';
 import { type LeadListing, useLeadListing } from './use-lead-listing';
 
@@ -37,7 +38,7 @@ const API_LISTING: ListingRules = {
   sortFields: API_LEAD_FIELDS,
 };
 
-export type Kind = 'website' | 'api';
+export type Kind = LeadKind;
 
 const KIND_TEXTS = {
   website: {

@@ -11,7 +11,7 @@ import {
   Title,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { type LoginInput, loginSchema } from '@uf/shared/admin.schema';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { isLeadPagePath } from '@uf/shared/admin-paths';
@@ -29,8 +29,11 @@ export function AdminLoginPage() {
   const navigate = useNavigate();
   // A pasted lead link opened while signed out comes back to that lead after sign-in (issue 26); any
   // other `next` is ignored (never an open redirect): the spec's destination is /admin/leads.
-  const { next } = useSearch({ strict: false }) as { next?: unknown };
-  const leadPage = typeof next === 'string' && isLeadPagePath(next) ? next : null;
+  // (Read from the address itself: the router's useSearch would cost the landing page's budget a chunk.)
+  const [leadPage] = useState(() => {
+    const next = new URLSearchParams(window.location.search).get('next');
+    return next !== null && isLeadPagePath(next) ? next : null;
+  });
   const utils = trpc.useUtils();
   // Someone already signed in goes straight to the dashboard (spec §7: never from cache).
   const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
