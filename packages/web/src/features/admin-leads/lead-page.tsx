@@ -14,7 +14,7 @@ import {
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import type { AdminApiLeadDetail, AdminWebsiteLeadDetail, AuditEntry } from '@uf/shared/admin-leads';
 import { ERROR_CODES } from '@uf/shared/errors';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { businessClock } from '../../business-clock';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
@@ -225,12 +225,18 @@ function OneLeadPage<T extends { id: string; firstName: string; lastName: string
   });
 
   // Signed out: through the sign-in page and back here (the pasted link still works).
-  const signedOut = session.isError || isUnauthorized(lead.error) || isUnauthorized(audit.error);
+  // (Not while the check runs again: just after sign-in the cached answer is still the signed-out one.)
+  const signedOut =
+    (session.isError && !session.isFetching) || isUnauthorized(lead.error) || isUnauthorized(audit.error);
   const enrolFirst = mustEnrol(lead.error) || mustEnrol(audit.error);
+  // Once: while the sign-in page takes over, this page still renders a moment with the new location.
+  const leaving = useRef(false);
   useEffect(() => {
+    if (leaving.current || !(signedOut || enrolFirst)) return;
+    leaving.current = true;
     if (signedOut)
       void navigate({ href: `/admin/login?next=${encodeURIComponent(pathname)}`, replace: true });
-    else if (enrolFirst) void navigate({ to: '/admin/account', replace: true });
+    else void navigate({ to: '/admin/account', replace: true });
   }, [signedOut, enrolFirst, navigate, pathname]);
 
   let body: ReactNode;

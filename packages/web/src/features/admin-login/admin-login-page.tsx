@@ -23,17 +23,25 @@ import { notifyError, notifySuccess, notifySuccessOnCleanSlate } from '../../not
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 
+/**
+ * A pasted lead link opened while signed out comes back to that lead after sign-in (issue 26): `next`,
+ * only when it is a lead's page (never an open redirect); otherwise the spec's /admin/leads. Read from the
+ * address when going in (the router's useSearch/useLocation here would put a chunk on the landing page's
+ * budget, ADR 060).
+ */
+function nextLeadPage(): string | null {
+  const next = new URLSearchParams(window.location.search).get('next');
+  return next !== null && isLeadPagePath(next) ? next : null;
+}
+
 /** Spec §2 /admin/login: username and password, 'Sign In' / 'Signing in...', then /admin/leads. */
 export function AdminLoginPage() {
   usePageMeta({ title: 'Admin Sign In', description: 'Sign in to the Unclaimed Funds Finder admin area.' });
   const navigate = useNavigate();
-  // A pasted lead link opened while signed out comes back to that lead after sign-in (issue 26); any
-  // other `next` is ignored (never an open redirect): the spec's destination is /admin/leads.
-  // (Read from the address itself: the router's useSearch would cost the landing page's budget a chunk.)
-  const [leadPage] = useState(() => {
-    const next = new URLSearchParams(window.location.search).get('next');
-    return next !== null && isLeadPagePath(next) ? next : null;
-  });
+  const goIn = (replace: boolean) => {
+    const next = nextLeadPage();
+    return next ? navigate({ href: next, replace }) : navigate({ to: '/admin/leads', replace });
+  };
   const utils = trpc.useUtils();
   // Someone already signed in goes straight to the dashboard (spec §7: never from cache).
   const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
@@ -46,9 +54,9 @@ export function AdminLoginPage() {
 
   useEffect(() => {
     if (!session.isSuccess) return;
-    if (leadPage) void navigate({ href: leadPage, replace: true });
-    else void navigate({ to: '/admin/leads', replace: true });
-  }, [session.isSuccess, leadPage, navigate]);
+    const next = nextLeadPage();
+    void (next ? navigate({ href: next, replace: true }) : navigate({ to: '/admin/leads', replace: true }));
+  }, [session.isSuccess, navigate]);
 
   // Issue 25: an account with two-factor on answers totp_required; then the form asks for the code.
   const [secondStep, setSecondStep] = useState<'totp' | 'recovery' | null>(null);
@@ -77,8 +85,7 @@ export function AdminLoginPage() {
         // A "Sign in failed" toast from a mistyped password must not follow the admin to the dashboard.
         notifySuccessOnCleanSlate(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
         if ('twoFactorSetupRequired' in signedIn) await navigate({ to: '/admin/account' });
-        else if (leadPage) await navigate({ href: leadPage });
-        else await navigate({ to: '/admin/leads' });
+        else await goIn(false);
       } catch (err) {
         const app = appErrorOf(err);
         if (app?.error === ERROR_CODES.totpRequired) {
