@@ -1,5 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { axeViolations, describeViolations } from './support/axe';
 import { baseUrl, launchBrowser, pinToast, uniqueEmail } from './support/browser';
 import { queryE2eDatabase } from './support/database';
 
@@ -99,6 +100,8 @@ describe('a page per lead', () => {
     const lookup = trail.getByRole('row').filter({ hasText: "Looked up a person's data" });
     await lookup.waitFor();
     expect(await lookup.textContent()).toContain(ADMIN.username);
+    // Readable by everyone (the checks the other screens pass).
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
 
     // Delete from the page: the spec's confirmation and toast, then the dashboard.
     await page.getByRole('button', { name: 'Delete lead' }).click();
@@ -114,6 +117,7 @@ describe('a page per lead', () => {
     await page.goto(`/admin/leads/${id}`);
     await page.getByRole('heading', { level: 1, name: 'Lead not found' }).waitFor();
     await page.getByText(new RegExp(`^Deleted by ${ADMIN.username} on .+ ET\\.$`)).waitFor();
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
     await page.getByRole('link', { name: 'Back to the dashboard' }).click();
     await page.waitForURL(/\/admin\/leads$/);
 

@@ -19,7 +19,7 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { useEffect, useRef, useState } from 'react';
 import { focusFirstInvalid } from '../../focus-invalid';
-import { notifyError, notifySuccess, notifySuccessOnCleanSlate } from '../../notify';
+import { notifyError, notifySuccessOnCleanSlate } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 
