@@ -24,6 +24,17 @@ afterAll(async () => {
   await t?.close();
 });
 
+describe('the page /admin/leads/{id}', () => {
+  it('is served as an app page (200), whatever the id; two segments deep is not a page (404)', async () => {
+    for (const url of [`/admin/leads/${randomUUID()}`, '/admin/leads/not-a-uuid', '/admin/api-leads/x']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toContain('text/html');
+    }
+    expect((await t.app.inject({ url: `/admin/leads/${randomUUID()}/x` })).statusCode).toBe(404);
+  });
+});
+
 describe('GET /api/admin/leads/:id', () => {
   it('answers the lead with every field of its list row, its attribution and country', async () => {
     const lead = await insertWebsiteLead(t.app.db.pool, { firstName: 'Page', lastName: 'Lead' });
