@@ -171,10 +171,13 @@ describe.skipIf(!inject('e2eDatabaseUrl'))('a page per API lead', () => {
     const id = rows?.[0]?.id ?? '';
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
+    // Pasted while signed out, like the website lead's link: through sign-in and back.
     const context = await browser.newContext({ baseURL: baseUrl() });
-    expect((await context.request.post('/api/admin/login', { data: ADMIN })).status()).toBe(200);
     const page = await context.newPage();
     await page.goto(`/admin/api-leads/${id}`);
+    await page.waitForURL(/\/admin\/login\?next=%2Fadmin%2Fapi-leads%2F/);
+    await signInOnPage(page);
+    await page.waitForURL(`**/admin/api-leads/${id}`);
     await page.getByRole('heading', { level: 1, name: `API lead Quinn ${lastName}` }).waitFor();
     const details = page.getByRole('region', { name: 'Details' });
     await fieldRow(details, 'City').getByText('Laramie').waitFor();

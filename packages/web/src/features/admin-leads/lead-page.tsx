@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import type { AdminApiLeadDetail, AdminWebsiteLeadDetail, AuditEntry } from '@uf/shared/admin-leads';
+import { isLeadPagePath } from '@uf/shared/admin-paths';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { businessClock } from '../../business-clock';
@@ -31,7 +32,7 @@ import { deleteOneRequest, type Kind } from './use-leads';
 // An unknown, deleted or malformed id is a "not found" state with the way back, never a blank page.
 
 const lastSegment = (path: string) => {
-  const segment = path.replace(/\/+$/, '').split('/').pop() ?? '';
+  const segment = path.split('/').pop() ?? '';
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -105,13 +106,19 @@ function useApiLead(id: string, enabled: boolean): LeadData<AdminApiLeadDetail> 
 
 /** /admin/leads/{id} and /admin/api-leads/{id}: one lazy chunk for both routes (ADR 060). */
 export function LeadPage() {
+  // The last lead path the location had: while another page (sign-in) takes over, the location moves on
+  // a moment before this page goes, and must not turn it into another lead's page.
   const { pathname } = useLocation();
-  return pathname.startsWith('/admin/api-leads/') ? <ApiLeadPage /> : <WebsiteLeadPage />;
+  const current = pathname.replace(/\/+$/, '');
+  const [path, setPath] = useState(current);
+  if (current !== path && isLeadPagePath(current)) setPath(current);
+  return path.startsWith('/admin/api-leads/') ? <ApiLeadPage path={path} /> : <WebsiteLeadPage path={path} />;
 }
 
-function WebsiteLeadPage() {
+function WebsiteLeadPage({ path }: { path: string }) {
   return (
     <OneLeadPage
+      path={path}
       kind="website"
       useLead={useWebsiteLead}
       columns={WEBSITE_LEAD_COLUMNS.filter((c) => !ATTRIBUTION_KEYS.includes(c.key))}
@@ -127,9 +134,10 @@ function WebsiteLeadPage() {
   );
 }
 
-function ApiLeadPage() {
+function ApiLeadPage({ path }: { path: string }) {
   return (
     <OneLeadPage
+      path={path}
       kind="api"
       useLead={useApiLead}
       columns={[...API_LEAD_COLUMNS, partnerColumn]}
@@ -195,12 +203,15 @@ function BackToDashboard() {
 }
 
 function OneLeadPage<T extends { id: string; firstName: string; lastName: string }>({
+  path,
   kind,
   useLead,
   columns,
   omit,
   sections,
 }: {
+  /** The lead's page path, /admin/leads/{id} or /admin/api-leads/{id}. */
+  path: string;
   kind: Kind;
   useLead: (id: string, enabled: boolean) => LeadData<T>;
   columns: LeadColumn<T>[];
@@ -211,8 +222,7 @@ function OneLeadPage<T extends { id: string; firstName: string; lastName: string
   const navigate = useNavigate();
   // The id is the path's last segment (read from the location: the router's useParams would put a shared
   // chunk on the landing page's budget, ADR 060).
-  const { pathname } = useLocation();
-  const leadId = lastSegment(pathname);
+  const leadId = lastSegment(path);
   const isValidId = UUID.test(leadId);
   // Spec §7: the auth check is never answered from cache (stale time 0).
   const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
@@ -234,10 +244,9 @@ function OneLeadPage<T extends { id: string; firstName: string; lastName: string
   useEffect(() => {
     if (leaving.current || !(signedOut || enrolFirst)) return;
     leaving.current = true;
-    if (signedOut)
-      void navigate({ href: `/admin/login?next=${encodeURIComponent(pathname)}`, replace: true });
+    if (signedOut) void navigate({ href: `/admin/login?next=${encodeURIComponent(path)}`, replace: true });
     else void navigate({ to: '/admin/account', replace: true });
-  }, [signedOut, enrolFirst, navigate, pathname]);
+  }, [signedOut, enrolFirst, navigate, path]);
 
   let body: ReactNode;
   if (!session.isSuccess || signedOut || (isValidId && lead.isPending)) {
