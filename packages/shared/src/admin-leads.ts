@@ -114,6 +114,34 @@ export type AdminApiLead = {
   optedOut: boolean;
 };
 
+/**
+ * One website lead on its own page (issue 26): the row as the table lists it, plus what the table has
+ * no column for. `attribution` holds every captured key (UTM parameters, ad click ids, landing referrer):
+ * the page shows each key it finds, so a key captured later appears without a change here.
+ */
+export type AdminWebsiteLeadDetail = AdminWebsiteLead & {
+  attribution: Record<string, string> | null;
+  /** Two-letter country of the visitor's address at submit, when known. */
+  country: string | null;
+};
+
+/** One API lead on its own page: the row plus the partner whose key sent it. */
+export type AdminApiLeadDetail = AdminApiLead & {
+  /** Name of the partner API key that sent the lead (null when unknown or the key was deleted). */
+  partner: string | null;
+};
+
+/** An audit-log entry as the admin API returns it. */
+export type AuditEntry = {
+  id: number;
+  actor: string;
+  action: string;
+  detail: Record<string, unknown>;
+  ipAddress: string | null;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+};
+
 export type WebsiteLeadStats = {
   totalLeads: number;
   dailyLeads: number;

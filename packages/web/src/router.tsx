@@ -97,6 +97,20 @@ const adminAnalyticsRoute = createRoute({
   component: lazyRouteComponent(() => import('./features/admin-analytics/analytics-page'), 'AnalyticsPage'),
 });
 
+// A page per lead (issue 26), deep-linkable; one lazy component for both tables (it reads which from the
+// path, and judges the id: unknown or malformed is its "not found").
+const leadPageComponent = lazyRouteComponent(() => import('./features/admin-leads/lead-page'), 'LeadPage');
+const adminLeadRoute = createRoute({
+  getParentRoute: () => adminLayout,
+  path: '/admin/leads/$id',
+  component: leadPageComponent,
+});
+const adminApiLeadRoute = createRoute({
+  getParentRoute: () => adminLayout,
+  path: '/admin/api-leads/$id',
+  component: leadPageComponent,
+});
+
 // The admin's own account (issue 25); the QR code library loads with this page only.
 const adminAccountRoute = createRoute({
   getParentRoute: () => adminLayout,
@@ -116,7 +130,14 @@ const routeTree = rootRoute.addChildren([
     unsubscribeRoute,
     notFoundRoute,
   ]),
-  adminLayout.addChildren([adminLoginRoute, adminLeadsRoute, adminAnalyticsRoute, adminAccountRoute]),
+  adminLayout.addChildren([
+    adminLoginRoute,
+    adminLeadsRoute,
+    adminLeadRoute,
+    adminApiLeadRoute,
+    adminAnalyticsRoute,
+    adminAccountRoute,
+  ]),
 ]);
 
 /** The app's router; the prerender (entry-server.tsx) gives it a memory history at one path. */

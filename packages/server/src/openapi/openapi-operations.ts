@@ -192,6 +192,34 @@ export const componentSchemas: Record<string, JsonSchema> = {
     createdAt: isoDateTime,
     optedOut: bool('The phone is on the suppression list: do not contact'),
   }),
+  WebsiteLeadDetail: {
+    description:
+      'A website lead whole (its page in the admin): the list row plus what the list has no column for',
+    allOf: [
+      ref('WebsiteLead'),
+      object({
+        attribution: {
+          type: ['object', 'null'],
+          description:
+            'Every captured key of the visit: UTM parameters, ad click ids, landingReferrer (null before attribution)',
+          additionalProperties: { type: 'string' },
+        },
+        country: nullableStr('Two-letter country of the visitor at submit'),
+      }),
+    ],
+  },
+  ApiLeadDetail: {
+    description: 'An API lead whole (its page in the admin)',
+    allOf: [ref('ApiLead'), object({ partner: nullableStr('Name of the partner whose API key sent it') })],
+  },
+  AuditEntry: object({
+    id: int(),
+    actor: str(),
+    action: str(),
+    detail: { type: 'object' },
+    ipAddress: nullableStr(),
+    createdAt: isoDateTime,
+  }),
   ConsentReceipt: object({
     id: str('The lead’s certificationId', { format: 'uuid' }),
     leadId: str(undefined, { format: 'uuid' }),
@@ -304,6 +332,33 @@ function adConversionDocs(): Record<string, OperationDoc> {
       'microsoft',
       "Microsoft Advertising's Bulk file of Offline Conversion records: the header `Type,Status,Id,Parent Id,Client Id,Name,Conversion Currency Code,Conversion Name,Conversion Time,Conversion Value,Microsoft Click Id`, the row `Format Version,,,,,6.0,,,,,`, then one `Offline Conversion` row per lead (Client Id = the lead id); times in UTC (`2026-05-01T16:00:00Z`), as the bulk schema requires.",
     ),
+  };
+}
+
+/** A lead's own page (issue 26): the lead whole. */
+function leadPageDoc(what: string, schema: string): OperationDoc {
+  return {
+    tag: 'Admin',
+    summary: `One ${what}, whole`,
+    description: `Every field of the ${what} as the list has it, and what the list has no column for. ${idParamNote}`,
+    responses: {
+      '200': json(`The ${what}`, ref(schema)),
+      '400': json('The id is not a UUID', ref('Error')),
+      '404': json(`No such ${what} (never stored, or deleted)`, ref('Error')),
+    },
+  };
+}
+
+/** A lead's audit trail (issue 26). */
+function leadAuditDoc(what: string, deleteAction: string): OperationDoc {
+  return {
+    tag: 'Admin',
+    summary: `Audit entries that concern one ${what}`,
+    description: `Newest first, at most 200: its delete (\`${deleteAction}\` with \`detail.id\`), entries that name it in \`detail.leadId\`, and the data requests about its e-mail address or phone number (matched by their hashes). Answers for any id, so a deleted lead's delete stays findable; bulk deletes log counts, not ids. ${idParamNote}`,
+    responses: {
+      '200': json('Entries', { type: 'array', items: ref('AuditEntry') }),
+      '400': json('The id is not a UUID', ref('Error')),
+    },
   };
 }
 
@@ -659,6 +714,10 @@ export const operations: Record<string, OperationDoc> = {
       '404': json('No such backup', ref('Error')),
     },
   },
+  'admin.leads.get': leadPageDoc('website lead', 'WebsiteLeadDetail'),
+  'admin.leads.auditLog': leadAuditDoc('website lead', 'leads.delete'),
+  'admin.apiLeads.get': leadPageDoc('API lead', 'ApiLeadDetail'),
+  'admin.apiLeads.auditLog': leadAuditDoc('API lead', 'api_leads.delete'),
   'admin.leads.remove': {
     tag: 'Admin',
     summary: 'Delete one website lead',
@@ -792,17 +851,7 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Admin actions, newest first',
     query: object({ limit: int('1–500, default 100'), before: int('Only entries with a smaller id') }, []),
     responses: {
-      '200': json('Entries', {
-        type: 'array',
-        items: object({
-          id: int(),
-          actor: str(),
-          action: str(),
-          detail: { type: 'object' },
-          ipAddress: nullableStr(),
-          createdAt: isoDateTime,
-        }),
-      }),
+      '200': json('Entries', { type: 'array', items: ref('AuditEntry') }),
     },
   },
   'privacy.consentReceipt': {

@@ -24,6 +24,14 @@ export type LeadTable = {
   fields: readonly string[];
   columns: Record<string, Column>;
   notFoundMessage: string;
+  /**
+   * The lead's own page (issue 26): `json_build_object` pairs of what the table has no column for,
+   * merged into the row; and the columns that say who the lead is (to find data requests about them).
+   */
+  detailPairs: string;
+  identitySql: { email: string; phone: string };
+  /** Audit actions that name one of this table's leads by `detail.id`. */
+  auditActions: readonly string[];
 };
 
 /** Fields both lead tables store the same way. */
@@ -83,6 +91,9 @@ export const WEBSITE_LEADS: LeadTable = {
   fields: WEBSITE_LEAD_FIELDS,
   columns: WEBSITE_COLUMNS,
   notFoundMessage: 'Lead not found',
+  detailPairs: `'attribution', attribution, 'country', country`,
+  identitySql: { email: 'email', phone: 'phone' },
+  auditActions: ['leads.delete'],
 };
 
 export const API_LEADS: LeadTable = {
@@ -91,6 +102,9 @@ export const API_LEADS: LeadTable = {
   fields: API_LEAD_FIELDS,
   columns: API_COLUMNS,
   notFoundMessage: 'API lead not found',
+  detailPairs: `'partner', (select p.name from partner p where p.id = api_lead.partner_id)`,
+  identitySql: { email: 'null::text', phone: 'phone' },
+  auditActions: ['api_leads.delete'],
 };
 
 function columnOf(table: LeadTable, field: string): Column {

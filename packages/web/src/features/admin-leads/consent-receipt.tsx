@@ -141,6 +141,15 @@ export function ConsentReceiptDetails({ leadId, onClose }: { leadId: string; onC
   );
 }
 
+/** A website lead's receipt in the drawer and on the lead's page, or why there is none. */
+export function LeadConsentReceipt({ lead }: { lead: { id: string; certificationId: string | null } }) {
+  return lead.certificationId ? (
+    <ConsentReceiptDetails leadId={lead.id} />
+  ) : (
+    <Text c="gray.7">No consent receipt was recorded for this lead.</Text>
+  );
+}
+
 /** The opted-out and do-not-sell cells: a short badge when set (the column names the flag), a dash otherwise. */
 export function OptOutFlag({ value, title, color }: { value: boolean; title: string; color: string }) {
   return value ? (

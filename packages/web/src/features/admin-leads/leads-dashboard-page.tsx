@@ -12,7 +12,7 @@ import { AdConversionsDialog } from './ad-conversions-dialog';
 import { AuditLogDialog } from './audit-log-dialog';
 import { BackupsDialog } from './backups-dialog';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
-import { ConsentReceiptDetails } from './consent-receipt';
+import { LeadConsentReceipt } from './consent-receipt';
 import { DashboardHeader, dashboardActions } from './dashboard-header';
 import { DataRequestDialog } from './data-request-dialog';
 import { API_LEAD_COLUMNS, WEBSITE_LEAD_COLUMNS } from './lead-columns';
@@ -127,6 +127,7 @@ export function LeadsDashboardPage() {
               Website Leads
             </Title>
             <LeadsSection
+              kind="website"
               cards={[
                 { label: 'Total Leads', value: ws?.totalLeads },
                 { label: 'Daily Leads', value: ws?.dailyLeads },
@@ -154,12 +155,7 @@ export function LeadsDashboardPage() {
               columns={WEBSITE_LEAD_COLUMNS}
               drawerExtra={{
                 heading: 'Consent receipt',
-                render: (row) =>
-                  row.certificationId ? (
-                    <ConsentReceiptDetails leadId={row.id} />
-                  ) : (
-                    <Text c="gray.7">No consent receipt was recorded for this lead.</Text>
-                  ),
+                render: (row) => <LeadConsentReceipt lead={row} />,
               }}
               leads={website}
             />
@@ -174,6 +170,7 @@ export function LeadsDashboardPage() {
               API Leads
             </Title>
             <LeadsSection
+              kind="api"
               cards={[
                 { label: 'Total API Leads', value: as?.totalApiLeads },
                 { label: 'Daily API Leads', value: as?.dailyApiLeads },

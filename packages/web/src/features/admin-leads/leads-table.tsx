@@ -19,6 +19,7 @@ import { useColumnChoice } from './column-choice';
 import { ColumnChooser } from './column-chooser';
 import type { LeadColumn } from './lead-columns';
 import { LeadDrawer } from './lead-drawer';
+import { type LeadKind, LeadPageLink } from './lead-page-link';
 import type { LeadListing } from './use-lead-listing';
 
 export type LeadsTableTexts<T> = {
@@ -36,6 +37,8 @@ export type LeadsTableTexts<T> = {
 };
 
 type Props<T extends { id: string }> = {
+  /** Which lead table: the rows link to /admin/leads/{id} or /admin/api-leads/{id}. */
+  kind: LeadKind;
   texts: LeadsTableTexts<T>;
   /** Where this browser remembers the chosen columns (localStorage key). */
   columnsStorageKey: string;
@@ -97,6 +100,7 @@ const isOnControl = (event: MouseEvent) =>
 
 /** A server-paged, sortable table with chosen columns, row selection, a lead drawer and per-row delete. */
 export function LeadsTable<T extends { id: string }>({
+  kind,
   texts,
   columnsStorageKey,
   columns: allColumns,
@@ -218,6 +222,16 @@ export function LeadsTable<T extends { id: string }>({
                     >
                       View
                     </Button>
+                    {/* The lead's own page, as a real link: middle-click, "Copy link" (issue 26). */}
+                    <LeadPageLink
+                      kind={kind}
+                      id={row.id}
+                      size="xs"
+                      aria-label={`Open the page of ${texts.rowName(row)}`}
+                      title="The lead's own page (a link you can share)"
+                    >
+                      Page
+                    </LeadPageLink>
                     <Button
                       size="compact-xs"
                       color="red"
@@ -292,6 +306,7 @@ export function LeadsTable<T extends { id: string }>({
         title={texts.drawerTitle}
         columns={allColumns}
         extra={drawerExtra}
+        kind={kind}
         onClose={() => setOpenedId(null)}
       />
     </Card>
