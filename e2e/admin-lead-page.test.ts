@@ -125,6 +125,11 @@ describe('a page per lead', () => {
     await page.goto('/admin/leads/not-a-lead');
     await page.getByRole('heading', { level: 1, name: 'Lead not found' }).waitFor();
     await page.getByText(/the id in it is not valid/).waitFor();
+
+    // Another admin path of the same shape is no lead's page: the site's not-found page, and a 404.
+    const other = await page.goto('/admin/backups/some-file');
+    expect(other?.status()).toBe(404);
+    await page.getByRole('heading', { level: 1, name: '404 Page Not Found' }).waitFor();
     await context.close();
   });
 

@@ -97,18 +97,13 @@ const adminAnalyticsRoute = createRoute({
   component: lazyRouteComponent(() => import('./features/admin-analytics/analytics-page'), 'AnalyticsPage'),
 });
 
-// A page per lead (issue 26), deep-linkable; one lazy component for both tables (it reads which from the
-// path, and judges the id: unknown or malformed is its "not found").
-const leadPageComponent = lazyRouteComponent(() => import('./features/admin-leads/lead-page'), 'LeadPage');
+// A page per lead (issue 26), deep-linkable: /admin/leads/{id} and /admin/api-leads/{id} as one route and
+// one lazy component (it reads the table from the path, answers any other path as not found, and judges
+// the id: unknown or malformed is its "not found"). One route, not two: ADR 053's landing budget.
 const adminLeadRoute = createRoute({
   getParentRoute: () => adminLayout,
-  path: '/admin/leads/$id',
-  component: leadPageComponent,
-});
-const adminApiLeadRoute = createRoute({
-  getParentRoute: () => adminLayout,
-  path: '/admin/api-leads/$id',
-  component: leadPageComponent,
+  path: '/admin/$table/$id',
+  component: lazyRouteComponent(() => import('./features/admin-leads/lead-page'), 'LeadPage'),
 });
 
 // The admin's own account (issue 25); the QR code library loads with this page only.
@@ -134,7 +129,6 @@ const routeTree = rootRoute.addChildren([
     adminLoginRoute,
     adminLeadsRoute,
     adminLeadRoute,
-    adminApiLeadRoute,
     adminAnalyticsRoute,
     adminAccountRoute,
   ]),

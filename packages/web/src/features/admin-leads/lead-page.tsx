@@ -19,6 +19,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { businessClock } from '../../business-clock';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
+import { NotFoundPage } from '../not-found/not-found-page';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { LeadConsentReceipt } from './consent-receipt';
 import { deletionOf, LeadAuditTrail } from './lead-audit-trail';
@@ -104,7 +105,7 @@ function useApiLead(id: string, enabled: boolean): LeadData<AdminApiLeadDetail> 
   };
 }
 
-/** /admin/leads/{id} and /admin/api-leads/{id}: one lazy chunk for both routes (ADR 060). */
+/** /admin/leads/{id} and /admin/api-leads/{id}: one route, one lazy chunk (ADR 060). */
 export function LeadPage() {
   // The last lead path the location had: while another page (sign-in) takes over, the location moves on
   // a moment before this page goes, and must not turn it into another lead's page.
@@ -112,6 +113,8 @@ export function LeadPage() {
   const current = pathname.replace(/\/+$/, '');
   const [path, setPath] = useState(current);
   if (current !== path && isLeadPagePath(current)) setPath(current);
+  // The route is /admin/$table/$id: a table that is neither is the app's not-found page.
+  if (!isLeadPagePath(path)) return <NotFoundPage />;
   return path.startsWith('/admin/api-leads/') ? <ApiLeadPage path={path} /> : <WebsiteLeadPage path={path} />;
 }
 
