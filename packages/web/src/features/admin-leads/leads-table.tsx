@@ -89,7 +89,7 @@ const STICKY_ACTIONS = {
 /** One line per cell; a long value (an e-mail, a campaign) is cut with an ellipsis, whole in the drawer. */
 const CELL = {
   whiteSpace: 'nowrap',
-  maxWidth: '14rem',
+  maxWidth: '12rem',
   overflow: 'hidden',
   textOverflow: 'ellipsis',
 } as const;
@@ -229,8 +229,19 @@ export function LeadsTable<T extends { id: string }>({
                       size="xs"
                       aria-label={`Open the page of ${texts.rowName(row)}`}
                       title="The lead's own page (a link you can share)"
+                      style={{ display: 'inline-flex', padding: 2 }}
                     >
-                      Page
+                      {/* An "open" glyph, not a word: the actions column stays narrow (ADR 060). */}
+                      <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                        <path
+                          d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5"
+                          fill="none"
+                          stroke="currentColor"
+                          strokeWidth="2"
+                          strokeLinecap="round"
+                          strokeLinejoin="round"
+                        />
+                      </svg>
                     </LeadPageLink>
                     <Button
                       size="compact-xs"
