@@ -34,6 +34,13 @@ const envSchema = z.object({
     .min(12, 'must be at least 12')
     .max(20, 'must be at most 20 (2^20 needs 1 GiB per hash)')
     .default(17),
+  // Sign-in attempts from one address in 15 minutes (issue 22): raise it for many admins behind one NAT.
+  ADMIN_SIGN_IN_LIMIT_PER_ADDRESS: z.coerce
+    .number({ error: 'must be a whole number of attempts' })
+    .int('must be a whole number of attempts')
+    .min(5, 'must be at least 5')
+    .max(100_000)
+    .default(30),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default(DEFAULT_SUPPORT_EMAIL),
   BACKUP_DIR: z.string().min(1).optional(),
@@ -133,6 +140,7 @@ export type AppConfig = {
   adminRequireTwoFactor: boolean;
   /** log2 of scrypt's N for admin password hashes (17 = OWASP's 2^17); older hashes are rewritten at sign-in. */
   adminPasswordScryptLogN: number;
+  adminSignInLimitPerAddress: number;
   supportEmail: string;
   backupDir: string;
   /** The newest this many of the app's backups (uf-backup-…) are kept after each backup. */
@@ -212,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionSecret: e.SESSION_SECRET,
     adminRequireTwoFactor: e.ADMIN_REQUIRE_2FA,
     adminPasswordScryptLogN: e.ADMIN_PASSWORD_SCRYPT_LOG_N,
+    adminSignInLimitPerAddress: e.ADMIN_SIGN_IN_LIMIT_PER_ADDRESS,
     supportEmail: e.SUPPORT_EMAIL,
     backupDir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, 'backups')),
     backupKeep: e.BACKUP_KEEP,
