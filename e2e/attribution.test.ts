@@ -86,7 +86,7 @@ describe('attribution, in the browser', () => {
     const row = dash.getByTestId('sources-table').getByRole('row').filter({ hasText: CAMPAIGN });
     await expect
       .poll(async () => (await row.getByRole('cell').allTextContents()).map((t) => t.trim()))
-      .toEqual(['Paid Search', 'google', CAMPAIGN, '1', '1', '1', '100%', '100%']);
+      .toEqual(['Paid Search', 'google', CAMPAIGN, '1', '1', '1', '1', '100%', '100%']);
     await dash.screenshot({ path: 'e2e/screenshots/attribution-dashboard.png', fullPage: true });
 
     // Back and Forward move between filtered views.

@@ -348,6 +348,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       pool: db.pool,
       timeZone: config.timeZone,
       backupDir: config.backupDir,
+      adsConversion: config.adsConversion,
     });
   });
 

@@ -53,6 +53,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: '2' })).toThrow(/TRUST_PROXY: a hop count is not supported/);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
   });
+
+  it('reads the ad conversion settings, with their defaults', () => {
+    expect(loadConfig({}).adsConversion).toEqual({ name: 'Lead', value: '', currency: 'USD' });
+    expect(
+      loadConfig({
+        ADS_CONVERSION_NAME: 'Qualified lead',
+        ADS_CONVERSION_VALUE: '12.50',
+        ADS_CONVERSION_CURRENCY: 'EUR',
+      }).adsConversion,
+    ).toEqual({ name: 'Qualified lead', value: '12.50', currency: 'EUR' });
+    for (const [key, value] of [
+      ['ADS_CONVERSION_NAME', 'two\nlines'],
+      ['ADS_CONVERSION_VALUE', '-3'],
+      ['ADS_CONVERSION_VALUE', '12,50'],
+      ['ADS_CONVERSION_CURRENCY', 'usd'],
+    ] as const) {
+      expect(() => loadConfig({ [key]: value }), `${key}=${value}`).toThrow(new RegExp(`${key}:`));
+    }
+  });
 });
 
 // Configuration described once (issue 23): the schema above is the list; the documents follow it.

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_SUPPORT_EMAIL, DEFAULT_TIME_ZONE } from '@uf/shared/constants';
+import { isSafeText } from '@uf/shared/text-safety';
 import { z } from 'zod';
 
 // The only reader of process.env, and the one list of the app's variables: the README's configuration
@@ -33,6 +34,13 @@ const envSchema = z.object({
     .min(12, 'must be at least 12')
     .max(20, 'must be at most 20 (2^20 needs 1 GiB per hash)')
     .default(17),
+  // Sign-in attempts from one address in 15 minutes (issue 22): raise it for many admins behind one NAT.
+  ADMIN_SIGN_IN_LIMIT_PER_ADDRESS: z.coerce
+    .number({ error: 'must be a whole number of attempts' })
+    .int('must be a whole number of attempts')
+    .min(5, 'must be at least 5')
+    .max(100_000)
+    .default(30),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default(DEFAULT_SUPPORT_EMAIL),
   BACKUP_DIR: z.string().min(1).optional(),
@@ -99,6 +107,24 @@ const envSchema = z.object({
     .min(1, 'must be at least 1 day')
     .max(36_500)
     .default(395),
+  // Offline conversion files for the ad platforms (issue 24, ADR 059).
+  ADS_CONVERSION_NAME: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100, 'must be at most 100 characters')
+    .refine((v) => isSafeText(v) && !/[\t\r\n]/.test(v), 'must be one line without control characters')
+    .default('Lead'),
+  ADS_CONVERSION_VALUE: z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a number such as 25 or 12.50 (or unset)')
+    .optional(),
+  ADS_CONVERSION_CURRENCY: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 currency code such as USD')
+    .default('USD'),
   WEBHOOKS_ALLOW_PRIVATE_URLS: boolFlag.default(false),
   // Seconds between a webhook delivery's attempts after the first (ADR 062): Standard Webhooks' schedule.
   WEBHOOKS_RETRY_SCHEDULE: z
@@ -129,6 +155,7 @@ export type AppConfig = {
   adminRequireTwoFactor: boolean;
   /** log2 of scrypt's N for admin password hashes (17 = OWASP's 2^17); older hashes are rewritten at sign-in. */
   adminPasswordScryptLogN: number;
+  adminSignInLimitPerAddress: number;
   supportEmail: string;
   backupDir: string;
   /** The newest this many of the app's backups (uf-backup-…) are kept after each backup. */
@@ -162,6 +189,8 @@ export type AppConfig = {
   analyticsCountryHeader: string | undefined;
   /** Raw analytics events older than this are deleted; the daily rollups are kept. */
   analyticsRetentionDays: number;
+  /** What the offline conversion files (Google Ads, Microsoft Advertising) say of each lead. */
+  adsConversion: { name: string; value: string; currency: string };
   /** Also allow http:// and loopback/private addresses for webhook endpoints (local receivers, tests). */
   webhooksAllowPrivateUrls: boolean;
   /** Seconds to wait before each retry of a failed webhook delivery (its length is the number of retries). */
@@ -212,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionSecret: e.SESSION_SECRET,
     adminRequireTwoFactor: e.ADMIN_REQUIRE_2FA,
     adminPasswordScryptLogN: e.ADMIN_PASSWORD_SCRYPT_LOG_N,
+    adminSignInLimitPerAddress: e.ADMIN_SIGN_IN_LIMIT_PER_ADDRESS,
     supportEmail: e.SUPPORT_EMAIL,
     backupDir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, 'backups')),
     backupKeep: e.BACKUP_KEEP,
@@ -232,6 +262,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     analyticsCountryHeader: e.ANALYTICS_COUNTRY_HEADER,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
+    adsConversion: {
+      name: e.ADS_CONVERSION_NAME,
+      value: e.ADS_CONVERSION_VALUE ?? '',
+      currency: e.ADS_CONVERSION_CURRENCY,
+    },
     webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
     webhooksRetrySchedule: e.WEBHOOKS_RETRY_SCHEDULE.split(',').map(Number),
     webhooksConcurrency: e.WEBHOOKS_CONCURRENCY,

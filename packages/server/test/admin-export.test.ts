@@ -45,6 +45,15 @@ const WEBSITE_HEADER = [
   'source',
   'medium',
   'campaign',
+  // After the spec's columns and issue 15's: the visit's click ids (issue 24).
+  'gclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+  'fbc',
+  'fbp',
+  'msclkid',
+  'ttclid',
 ];
 
 async function exportCsv(url: string) {

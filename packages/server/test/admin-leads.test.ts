@@ -230,6 +230,15 @@ describe('website leads list', () => {
       source: null,
       medium: null,
       campaign: null,
+      // The visit's click ids (issue 24): none for a lead stored without attribution.
+      gclid: null,
+      gbraid: null,
+      wbraid: null,
+      fbclid: null,
+      fbc: null,
+      fbp: null,
+      msclkid: null,
+      ttclid: null,
     });
   });
 

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAnalyticsIngester } from '../src/services/analytics-ingest.service';
 import { rebuildRollups } from '../src/services/analytics-report.service';
+import { seedAdmin, signIn } from './support/admin';
 import { BROWSER_UA, clearAnalytics, rollupSnapshot, track } from './support/analytics';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -9,6 +10,14 @@ import { startTestApp, type TestApp } from './support/test-app';
 // commit (batching, a bad row alone, graceful shutdown) and rollups kept in step with the raw rows.
 
 let t: TestApp;
+let cookies: Record<string, string> | undefined;
+const adminCookies = async () => {
+  if (!cookies) {
+    await seedAdmin(t.app);
+    cookies = await signIn(t.app);
+  }
+  return cookies;
+};
 beforeAll(async () => {
   t = await startTestApp({ ANALYTICS_COUNTRY_HEADER: 'CF-IPCountry' });
 });
@@ -205,6 +214,30 @@ describe('group commit', () => {
       fromDay: '2000-01-01',
     });
     expect(await rollupSnapshot(t.app.db.pool)).toEqual(live);
+  });
+
+  it('appends delta rows that several writers write at once, folded to one row per key by the compaction', async () => {
+    // Sequential batches of the same day and type: each appends its own row (no shared row to wait on).
+    for (let i = 0; i < 5; i++) {
+      const res = await track(t.app, {
+        body: { eventType: 'page_view', page: 'home', referrer: 'direct', sessionId: `fold${i}` },
+        headers: { 'cf-ipcountry': 'US' },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    const rowsOf = async (table: string) =>
+      Number((await t.app.db.pool.query(`select count(*) from ${table}`)).rows[0].count);
+    expect(await rowsOf('analytics_daily_type')).toBe(5);
+    const summary = async () =>
+      (await t.app.inject({ url: '/api/admin/analytics', cookies: await adminCookies() })).json();
+    const before = await summary();
+    const snapshot = await rollupSnapshot(t.app.db.pool);
+    await t.app.db.pool.query('select compact_analytics_rollups()');
+    expect(await rowsOf('analytics_daily_type')).toBe(1);
+    expect(await rowsOf('analytics_daily_source')).toBe(1);
+    expect(await rollupSnapshot(t.app.db.pool)).toEqual(snapshot);
+    expect(await summary()).toEqual(before);
+    expect(before.totalPageViews).toBe(5);
   });
 
   it('stores the good events of a batch when one row is refused by the database', async () => {

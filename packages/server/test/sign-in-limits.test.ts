@@ -73,3 +73,33 @@ describe('sign-in limits', () => {
     expect(res.statusCode).toBe(200);
   });
 });
+
+describe('ADMIN_SIGN_IN_LIMIT_PER_ADDRESS', () => {
+  it('sets how many attempts one address may make, whatever the account', async () => {
+    const small = await startTestApp({ ADMIN_SIGN_IN_LIMIT_PER_ADDRESS: '5' });
+    try {
+      await seedAdmin(small.app);
+      const codes: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await small.app.inject({
+          method: 'POST',
+          url: '/api/admin/login',
+          payload: { username: `someone-${i}`, password: 'wrong-password' },
+          remoteAddress: '192.0.2.44',
+        });
+        codes.push(res.statusCode);
+      }
+      expect(codes).toEqual([401, 401, 401, 401, 401, 429]);
+      // Another address is not affected.
+      const admin = await small.app.inject({
+        method: 'POST',
+        url: '/api/admin/login',
+        payload: ADMIN,
+        remoteAddress: '192.0.2.45',
+      });
+      expect(admin.statusCode).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+});

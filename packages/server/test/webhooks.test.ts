@@ -102,8 +102,11 @@ describe('webhook endpoints API', () => {
 describe('delivery', () => {
   it('posts lead.created signed as Standard Webhooks says, and logs the attempt', async () => {
     const ep = await createEndpoint();
-    const lead = leadBody({ zipCode: '10001' });
-    const res = await submit(lead);
+    const lead = leadBody({ zipCode: '10001', pageUrl: 'https://example.com/?gclid=Cj0KCQ-test' });
+    const res = await submit({
+      ...lead,
+      attribution: { utm_source: 'google', utm_campaign: 'fall', gclid: 'Cj0KCQ-test' },
+    });
     expect(res.statusCode).toBe(200);
     const leadId = (res.json() as { id: string }).id;
     const [r] = await rx.waitFor(() => {
@@ -119,7 +122,13 @@ describe('delivery', () => {
       zipCode: '10001',
       state: 'NY',
       consent: { given: true },
-      attribution: { utmSource: null, gclid: null },
+      attribution: {
+        utmSource: 'google',
+        utmCampaign: 'fall',
+        gclid: 'Cj0KCQ-test',
+        fbclid: null,
+        landingUrl: 'https://example.com/?gclid=Cj0KCQ-test',
+      },
     });
     expect((msg.data.consent as { text: string }).text).toBeTruthy();
     expect(String(r?.headers['content-type'])).toContain('application/json');

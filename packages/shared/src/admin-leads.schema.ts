@@ -121,6 +121,25 @@ export const apiLeadListSchema = apiLeadFiltersSchema.extend(pagingSchema(API_LE
 export type WebsiteLeadListQuery = z.output<typeof websiteLeadListSchema>;
 export type ApiLeadListQuery = z.output<typeof apiLeadListSchema>;
 
+/**
+ * The conversion exports' range (issue 24): `from` and `to` are required whole business days in
+ * TIME_ZONE, both inclusive, `to` not before `from`.
+ */
+const requiredDate = (name: string) =>
+  z
+    .string({ error: `${name} is required (YYYY-MM-DD)` })
+    .trim()
+    .min(1, `${name} is required (YYYY-MM-DD)`)
+    .refine(isCalendarDate, `${name} must be a date (YYYY-MM-DD)`);
+export const adConversionsQuerySchema = z
+  .object({ from: requiredDate('from'), to: requiredDate('to') })
+  // Compared only when both are dates (a bad from is named once, as from).
+  .refine((q) => !isCalendarDate(q.from) || !isCalendarDate(q.to) || q.to >= q.from, {
+    path: ['to'],
+    message: 'to must be on or after from',
+  });
+export type AdConversionsQuery = z.output<typeof adConversionsQuerySchema>;
+
 export const bulkDeleteSchema = z.object({
   ids: z
     .array(z.uuid({ error: 'ids must contain lead ids (UUIDs)' }), {

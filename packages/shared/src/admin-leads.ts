@@ -2,6 +2,8 @@
 // paging constants and small helpers. The web imports these without pulling zod into its bundles;
 // the input schemas live in admin-leads.schema.ts.
 
+import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from './attribution';
+
 /** Fields of a website lead as admins see it (spec §3), in table and CSV column order. */
 export const WEBSITE_LEAD_FIELDS = [
   'id',
@@ -33,6 +35,9 @@ export const WEBSITE_LEAD_FIELDS = [
   'source',
   'medium',
   'campaign',
+  // The visit's ad click ids and Meta cookies (issue 24): gclid, gbraid, wbraid, fbclid, fbc, fbp,
+  // msclkid, ttclid.
+  ...LEAD_CLICK_ID_FIELDS,
 ] as const;
 export type WebsiteLeadField = (typeof WEBSITE_LEAD_FIELDS)[number];
 
@@ -88,7 +93,7 @@ export type AdminWebsiteLead = {
   source: string | null;
   medium: string | null;
   campaign: string | null;
-};
+} & Record<LeadClickIdField, string | null>;
 
 export type AdminApiLead = {
   id: string;
@@ -107,6 +112,34 @@ export type AdminApiLead = {
   createdAt: string;
   /** The phone is on the suppression list: do not contact. */
   optedOut: boolean;
+};
+
+/**
+ * One website lead on its own page (issue 26): the row as the table lists it, plus what the table has
+ * no column for. `attribution` holds every captured key (UTM parameters, ad click ids, landing referrer):
+ * the page shows each key it finds, so a key captured later appears without a change here.
+ */
+export type AdminWebsiteLeadDetail = AdminWebsiteLead & {
+  attribution: Record<string, string> | null;
+  /** Two-letter country of the visitor's address at submit, when known. */
+  country: string | null;
+};
+
+/** One API lead on its own page: the row plus the partner whose key sent it. */
+export type AdminApiLeadDetail = AdminApiLead & {
+  /** Name of the partner API key that sent the lead (null when unknown or the key was deleted). */
+  partner: string | null;
+};
+
+/** An audit-log entry as the admin API returns it. */
+export type AuditEntry = {
+  id: number;
+  actor: string;
+  action: string;
+  detail: Record<string, unknown>;
+  ipAddress: string | null;
+  /** ISO 8601, UTC. */
+  createdAt: string;
 };
 
 export type WebsiteLeadStats = {

@@ -61,11 +61,27 @@ export const ANALYTICS_TEXTS = {
   },
   funnel: {
     title: 'Funnel',
-    description: 'Visits that reached each step, and the leads they left',
+    description: 'The visits of the range, each counted at every step up to the furthest one it reached',
     fromPrevious: 'of previous step',
     fromFirst: 'of page views',
     empty: 'No visits in this period',
+    // Issue 26: leads whose browser session had no tracked visit are not in the funnel; shown apart.
+    withoutVisit: (count: string) => `Leads without a tracked visit: ${count}`,
+    withoutVisitHint:
+      'Posted without a tracked visit (analytics blocked, no scripts, or sent straight to the API)',
   },
+  // Issue 26: visits by device type, browser and operating system (from the user agent).
+  breakdowns: {
+    deviceTypes: 'Device Types',
+    browsers: 'Browsers',
+    operatingSystems: 'Operating Systems',
+    empty: 'No device data available',
+    note: 'Visits, by the first user agent of each visit. The event type filter does not apply.',
+    name: 'Name',
+    visits: 'Visits',
+    share: 'Share',
+  },
+  downloadCsv: 'Download CSV',
   sources: {
     title: 'Sources',
     description: 'Which channel, source and campaign brought visitors who became consenting leads',
@@ -76,16 +92,26 @@ export const ANALYTICS_TEXTS = {
       source: 'Source',
       campaign: 'Campaign',
       visitors: 'Visitors',
+      visits: 'Visits',
       surveyStarts: 'Survey Starts',
       leads: 'Leads',
       consentRate: 'Consent Rate',
       conversionRate: 'Conversion Rate',
     },
     consentRateHint: 'Leads whose consent evidence is complete and not withdrawn, of all leads',
-    conversionRateHint: 'Leads ÷ visitors',
+    conversionRateHint: 'Visits that stored a lead ÷ visits',
     filterBy: (source: string, campaign: string) => `Show only ${source}${campaign ? ` / ${campaign}` : ''}`,
   },
 } as const;
+
+/** How the device types of the breakdown are shown (issue 26). */
+export const DEVICE_TYPE_LABELS: Record<string, string> = {
+  desktop: 'Desktop',
+  mobile: 'Mobile',
+  tablet: 'Tablet',
+  other: 'Other (TV, console)',
+  unknown: 'Unknown',
+};
 
 /** Funnel step labels (issue 15), in FUNNEL_STEPS order. */
 export const FUNNEL_LABELS: Record<FunnelStep, string> = {

@@ -42,7 +42,11 @@ export const CLICK_EVENT_TYPES: readonly AnalyticsEventType[] = ['form_submit', 
 /** Entries in topCountries and topReferrers. */
 export const ANALYTICS_TOP_LIMIT = 10;
 
-/** The funnel of a visit (issue 15), in order. Visit steps count visits; lead steps count leads. */
+/**
+ * The funnel of a visit (issue 15), in order. Every step counts visits of the range (issue 26): a visit
+ * counts at each step up to the deepest one it reached, so no step exceeds the one before it. Leads
+ * whose browser session had no tracked visit are counted apart (leadsWithoutVisit).
+ */
 export const FUNNEL_STEPS = [
   'page_view',
   'survey_started',
@@ -70,14 +74,22 @@ export type SourceRow = {
   visitors: number;
   visits: number;
   surveyStarts: number;
+  /** Every website lead of the source, tracked visit or not. */
   leads: number;
+  /** Visits of the source that stored a lead (issue 26). */
+  leadVisits: number;
+  /** Leads of the source whose browser session had no tracked visit (not in the visit figures). */
+  leadsWithoutVisit: number;
   /** Leads whose consent is complete (TCPA evidence) and not withdrawn since. */
   consentingLeads: number;
   /** consentingLeads ÷ leads, percent with one decimal; null without leads. */
   consentRate: number | null;
-  /** leads ÷ visitors, percent with one decimal; null without visitors. */
+  /** leadVisits ÷ visits (one population, issue 26), percent with one decimal; null without visits. */
   conversionRate: number | null;
 };
+
+/** One line of a breakdown (device type, browser, operating system): visits. */
+export type BreakdownRow = { name: string; count: number };
 
 /** Spec §3 analytics response. Countries are ISO 3166-1 alpha-2 codes; dates are YYYY-MM-DD. */
 export type AnalyticsSummary = {
@@ -103,4 +115,11 @@ export type AnalyticsSummary = {
   };
   funnel: { step: FunnelStep; count: number }[];
   sources: SourceRow[];
+  // Additions of issue 26.
+  /** Leads of the range whose browser session had no tracked visit: shown apart from the funnel. */
+  leadsWithoutVisit: number;
+  /** Visits by device type (desktop, mobile, tablet, other, unknown), browser and operating system. */
+  deviceTypes: BreakdownRow[];
+  browsers: BreakdownRow[];
+  operatingSystems: BreakdownRow[];
 };

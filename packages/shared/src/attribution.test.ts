@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ATTRIBUTION_LIMITS, attributionFromLanding, cleanAttribution, firstClickId } from './attribution';
+import {
+  ATTRIBUTION_LIMITS,
+  attributionFromLanding,
+  cleanAttribution,
+  firstClickId,
+  withMetaCookies,
+} from './attribution';
 import { deriveChannel, reportedSource } from './channel';
 
 describe('attributionFromLanding', () => {
@@ -31,13 +37,14 @@ describe('attributionFromLanding', () => {
 });
 
 describe('cleanAttribution', () => {
-  it('caps long values and drops what is not usable', () => {
+  it('caps long text, drops over-long click ids (cut, one names no click) and what is not usable', () => {
     const a = cleanAttribution({
       utm_campaign: 'c'.repeat(500),
       utm_source: '   ',
       utm_medium: 'bad\u0000value',
       gclid: 'has space',
-      fbclid: 'f'.repeat(400),
+      fbclid: 'f'.repeat(ATTRIBUTION_LIMITS.clickId),
+      msclkid: 'm'.repeat(ATTRIBUTION_LIMITS.clickId + 1),
       landingReferrer: 'javascript:alert(1)',
       extra: 'dropped',
     });
@@ -47,11 +54,24 @@ describe('cleanAttribution', () => {
     });
   });
 
+  it('never takes Meta cookie values from the body', () => {
+    expect(cleanAttribution({ fbc: 'fb.1.1700000000000.abc', fbp: 'fb.1.1700000000000.123' })).toEqual({});
+  });
+
   it('accepts anything, keeping nothing from what is not an object', () => {
     expect(cleanAttribution(undefined)).toEqual({});
     expect(cleanAttribution('utm_source=x')).toEqual({});
     expect(cleanAttribution(['x'])).toEqual({});
     expect(cleanAttribution({ utm_source: 42 })).toEqual({});
+  });
+
+  it('adds well-formed Meta cookies of the request and leaves out malformed ones', () => {
+    const base = { gclid: 'g1' };
+    expect(
+      withMetaCookies(base, { _fbc: 'fb.1.1732000000000.IwAR2xyz-_', _fbp: 'fb.1.1732000000000.1116446470' }),
+    ).toEqual({ gclid: 'g1', fbc: 'fb.1.1732000000000.IwAR2xyz-_', fbp: 'fb.1.1732000000000.1116446470' });
+    expect(withMetaCookies(base, { _fbc: 'not a cookie', _fbp: `fb.1.1.${'9'.repeat(600)}` })).toEqual(base);
+    expect(withMetaCookies(base, {})).toBe(base);
   });
 
   it('names the first click id in a fixed order', () => {

@@ -19,13 +19,42 @@ export const CLICK_ID_KEYS = [
 export type UtmKey = (typeof UTM_KEYS)[number];
 export type ClickIdKey = (typeof CLICK_ID_KEYS)[number];
 
-/** Longest value kept, in characters: longer ones are cut (a report needs no more). */
-export const ATTRIBUTION_LIMITS = { utm: 100, clickId: 200, landingReferrer: 2048 } as const;
+/**
+ * Meta's first-party cookies (issue 24), read by the server from the submission's own request, never
+ * from the URL or the body: `_fbc` (the click, `fb.1.<ms>.<fbclid>`) and `_fbp` (the browser,
+ * `fb.1.<ms>.<random>`), kept as `fbc` and `fbp` — the names Meta's Conversions API gives them.
+ */
+export const META_COOKIES = { fbc: '_fbc', fbp: '_fbp' } as const;
+export type MetaCookieKey = keyof typeof META_COOKIES;
+
+/**
+ * The click ids a website lead shows as fields of its own (issue 24, ADR 059): in the admin table and
+ * drawer, the lead API and the CSV export (after the spec's columns), in this order.
+ */
+export const LEAD_CLICK_ID_FIELDS = [
+  'gclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+  'fbc',
+  'fbp',
+  'msclkid',
+  'ttclid',
+] as const satisfies readonly (ClickIdKey | MetaCookieKey)[];
+export type LeadClickIdField = (typeof LEAD_CLICK_ID_FIELDS)[number];
+
+/**
+ * Longest value kept, in characters. Text is cut (a report needs no more); a click id or Meta cookie
+ * longer than its cap is dropped instead — cut, it would name no click (ADR 059).
+ */
+export const ATTRIBUTION_LIMITS = { utm: 100, clickId: 500, landingReferrer: 2048 } as const;
 /** Click ids are URL tokens; anything else is not one and is dropped. */
 const CLICK_ID_PATTERN = /^[A-Za-z0-9._~-]+$/;
+/** `fb.<subdomain index>.<creation time, ms>.<fbclid or random number>` */
+const META_COOKIE_PATTERN = /^fb\.\d\.\d{1,16}\.[A-Za-z0-9._~-]+$/;
 
 /** The captured values: every key optional; source and medium lower-cased so 'Google' = 'google'. */
-export type Attribution = Partial<Record<UtmKey | ClickIdKey, string>> & {
+export type Attribution = Partial<Record<UtmKey | ClickIdKey | MetaCookieKey, string>> & {
   /** The external page the visit came from (document.referrer at landing), when there was one. */
   landingReferrer?: string;
 };
@@ -39,11 +68,14 @@ function cleanUtm(key: string, raw: unknown): string | undefined {
   return LOWER_CASED.has(key) ? value.toLowerCase() : value;
 }
 
-function cleanClickId(raw: unknown): string | undefined {
+function cleanToken(raw: unknown, pattern: RegExp): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const value = raw.trim();
-  return value && CLICK_ID_PATTERN.test(value) ? value.slice(0, ATTRIBUTION_LIMITS.clickId) : undefined;
+  return value && value.length <= ATTRIBUTION_LIMITS.clickId && pattern.test(value) ? value : undefined;
 }
+
+/** A click id as the URL carried it: a URL token of at most ATTRIBUTION_LIMITS.clickId characters. */
+const cleanClickId = (raw: unknown) => cleanToken(raw, CLICK_ID_PATTERN);
 
 function cleanReferrer(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || !isSafeText(raw)) return undefined;
@@ -71,6 +103,24 @@ export function cleanAttribution(raw: unknown): Attribution {
   }
   const referrer = cleanReferrer(record.landingReferrer);
   if (referrer) out.landingReferrer = referrer;
+  return out;
+}
+
+/**
+ * The attribution with Meta's `_fbc` / `_fbp` cookies of the request added when they are present and
+ * well formed (issue 24): the cookies travel with every same-site request, so both doors of a lead —
+ * the app's fetch and the browser's own form post — carry them without the page reading them. A
+ * malformed cookie is left out, never a reason to refuse the lead.
+ */
+export function withMetaCookies(
+  attribution: Attribution,
+  cookies: Record<string, string | undefined>,
+): Attribution {
+  let out = attribution;
+  for (const [key, cookie] of Object.entries(META_COOKIES) as [MetaCookieKey, string][]) {
+    const value = cleanToken(cookies[cookie], META_COOKIE_PATTERN);
+    if (value) out = { ...out, [key]: value };
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { Attribution } from './attribution';
 import { attributionField } from './attribution.schema';
+import { isSafeText } from './text-safety';
 
 // What the landing page sends beside the form values so the server can write a complete consent
 // receipt (ADR 030). zod/mini: the landing bundle ships it.
@@ -48,9 +49,24 @@ export const consentEvidenceShape = {
   // Where the visit came from (issue 15): stored on the lead for reports and on the receipt as evidence
   // of which ad obtained the consent. Never refused: unusable values are dropped (attribution.ts).
   attribution: attributionField,
+  // The browser's analytics session id (issue 26): the lead counts in the funnel of that session's
+  // visit. Reporting only, never a reason to refuse: anything but a usable id is dropped.
+  sessionId: z.pipe(
+    z.optional(z.unknown()),
+    z.transform((raw: unknown) =>
+      typeof raw === 'string' && raw.trim() !== '' && raw.trim().length <= 100 && isSafeText(raw)
+        ? raw.trim()
+        : undefined,
+    ),
+  ),
 };
 
-export type ConsentEvidenceInput = { pageUrl?: string; trustedFormUrl?: string; attribution?: Attribution };
+export type ConsentEvidenceInput = {
+  pageUrl?: string;
+  trustedFormUrl?: string;
+  attribution?: Attribution;
+  sessionId?: string;
+};
 
 /** The lead submission as the server accepts it: the form's fields plus the evidence fields. */
 export function withConsentEvidence<T extends z.ZodMiniObject>(schema: T) {

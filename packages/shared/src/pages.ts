@@ -14,12 +14,3 @@ export const PAGES = {
   adminAnalytics: '/admin/analytics',
   adminAccount: '/admin/account',
 } as const;
-
-const KNOWN = new Set<string>(Object.values(PAGES));
-
-/** Whether `pathname` (no query) is one of the app's pages; a trailing slash is tolerated. */
-export function isPagePath(pathname: string): boolean {
-  return (
-    KNOWN.has(pathname) || (pathname.length > 1 && pathname.endsWith('/') && KNOWN.has(pathname.slice(0, -1)))
-  );
-}

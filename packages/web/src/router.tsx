@@ -97,6 +97,15 @@ const adminAnalyticsRoute = createRoute({
   component: lazyRouteComponent(() => import('./features/admin-analytics/analytics-page'), 'AnalyticsPage'),
 });
 
+// A page per lead (issue 26), deep-linkable: /admin/leads/{id} and /admin/api-leads/{id} as one route and
+// one lazy component (it reads the table from the path, answers any other path as not found, and judges
+// the id: unknown or malformed is its "not found"). One route, not two: ADR 053's landing budget.
+const adminLeadRoute = createRoute({
+  getParentRoute: () => adminLayout,
+  path: '/admin/$table/$id',
+  component: lazyRouteComponent(() => import('./features/admin-leads/lead-page'), 'LeadPage'),
+});
+
 // The admin's own account (issue 25); the QR code library loads with this page only.
 const adminAccountRoute = createRoute({
   getParentRoute: () => adminLayout,
@@ -116,7 +125,13 @@ const routeTree = rootRoute.addChildren([
     unsubscribeRoute,
     notFoundRoute,
   ]),
-  adminLayout.addChildren([adminLoginRoute, adminLeadsRoute, adminAnalyticsRoute, adminAccountRoute]),
+  adminLayout.addChildren([
+    adminLoginRoute,
+    adminLeadsRoute,
+    adminLeadRoute,
+    adminAnalyticsRoute,
+    adminAccountRoute,
+  ]),
 ]);
 
 /** The app's router; the prerender (entry-server.tsx) gives it a memory history at one path. */

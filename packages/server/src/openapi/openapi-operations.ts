@@ -1,3 +1,4 @@
+import { AD_CONVERSION_EXPORTS, type AdPlatform } from '@uf/shared/ad-conversions';
 import {
   changePasswordSchema,
   confirmTotpSchema,
@@ -5,6 +6,7 @@ import {
   signInSchema,
 } from '@uf/shared/admin.schema';
 import { FUNNEL_STEPS, trackEventSchema } from '@uf/shared/analytics.schema';
+import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from '@uf/shared/attribution';
 import { CHANNELS } from '@uf/shared/channel';
 import { consentEvidenceShape, TRUSTEDFORM_CERT_PATTERN } from '@uf/shared/consent-evidence.schema';
 import { ANALYTICS_EVENT_TYPES, BENEFICIARY_VALUES } from '@uf/shared/constants';
@@ -90,6 +92,18 @@ const PERIOD_TOTALS = object({
 });
 const isoDateTime = str('ISO 8601 instant, UTC', { format: 'date-time' });
 
+/** The website lead's click id fields (issue 24): what each one is. */
+const CLICK_ID_DOCS: Record<LeadClickIdField, string> = {
+  gclid: 'Google Ads click id of the visit (gclid in the landing URL)',
+  gbraid: 'Google Ads click id for app/iOS measurement (gbraid)',
+  wbraid: 'Google Ads click id for web-to-app/iOS measurement (wbraid)',
+  fbclid: 'Meta click id in the landing URL (fbclid)',
+  fbc: "Meta's _fbc cookie at submit (fb.1.<time>.<fbclid>)",
+  fbp: "Meta's _fbp browser cookie at submit (fb.1.<time>.<random>)",
+  msclkid: 'Microsoft Advertising click id (msclkid)',
+  ttclid: 'TikTok click id (ttclid)',
+};
+
 /** Reusable schemas, referenced as #/components/schemas/<name>. */
 export const componentSchemas: Record<string, JsonSchema> = {
   Error: {
@@ -168,6 +182,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
     source: nullableStr('utm_source, else the referring site, else direct'),
     medium: nullableStr('utm_medium'),
     campaign: nullableStr('utm_campaign'),
+    ...Object.fromEntries(LEAD_CLICK_ID_FIELDS.map((key) => [key, nullableStr(CLICK_ID_DOCS[key])])),
   }),
   ApiLead: object({
     id: str(undefined, { format: 'uuid' }),
@@ -184,6 +199,34 @@ export const componentSchemas: Record<string, JsonSchema> = {
     trustedFormUrl: nullableStr(),
     createdAt: isoDateTime,
     optedOut: bool('The phone is on the suppression list: do not contact'),
+  }),
+  WebsiteLeadDetail: {
+    description:
+      'A website lead whole (its page in the admin): the list row plus what the list has no column for',
+    allOf: [
+      ref('WebsiteLead'),
+      object({
+        attribution: {
+          type: ['object', 'null'],
+          description:
+            'Every captured key of the visit: UTM parameters, ad click ids, landingReferrer (null before attribution)',
+          additionalProperties: { type: 'string' },
+        },
+        country: nullableStr('Two-letter country of the visitor at submit'),
+      }),
+    ],
+  },
+  ApiLeadDetail: {
+    description: 'An API lead whole (its page in the admin)',
+    allOf: [ref('ApiLead'), object({ partner: nullableStr('Name of the partner whose API key sent it') })],
+  },
+  AuditEntry: object({
+    id: int(),
+    actor: str(),
+    action: str(),
+    detail: { type: 'object' },
+    ipAddress: nullableStr(),
+    createdAt: isoDateTime,
   }),
   ConsentReceipt: object({
     id: str('The lead’s certificationId', { format: 'uuid' }),
@@ -317,6 +360,63 @@ const RATE_HEADERS = {
   'RateLimit-Limit': { description: 'Requests a minute allowed for this key', schema: int() },
   'RateLimit-Remaining': { description: 'Requests left in the current minute', schema: int() },
 };
+
+/** The two offline-conversion files (issue 24, ADR 059). */
+function adConversionDocs(): Record<string, OperationDoc> {
+  const range = object({ from: isoDate, to: isoDate }, ['from', 'to']);
+  const common = (platform: AdPlatform, format: string): OperationDoc => ({
+    tag: 'Admin',
+    summary: `${AD_CONVERSION_EXPORTS[platform].label} (offline conversion import file)`,
+    description: `${format} One line per website lead created within the business days \`from\`–\`to\` (TIME_ZONE, both inclusive) whose visit carried a \`${AD_CONVERSION_EXPORTS[platform].clickId}\`, oldest first. Leads that opted out (suppression list) or sent Global Privacy Control (do not sell or share) are left out. Conversion name, value and currency come from ADS_CONVERSION_NAME, ADS_CONVERSION_VALUE and ADS_CONVERSION_CURRENCY. Recorded in the audit log.`,
+    auth: 'admin',
+    query: range,
+    responses: {
+      '200': {
+        description: `CSV file ${AD_CONVERSION_EXPORTS[platform].filePrefix}-{from}-to-{to}.csv (Content-Disposition: attachment)`,
+        contentType: 'text/csv',
+        schema: str(),
+      },
+      '400': json('from or to missing or not a date, or to before from (the field is named)', ref('Error')),
+    },
+  });
+  return {
+    [`GET ${AD_CONVERSION_EXPORTS.google.path}`]: common(
+      'google',
+      "Google Ads' click-conversion import: first line `Parameters:TimeZone=<TIME_ZONE>`, then `Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency`; times `yyyy-MM-dd HH:mm:ss` in TIME_ZONE.",
+    ),
+    [`GET ${AD_CONVERSION_EXPORTS.microsoft.path}`]: common(
+      'microsoft',
+      "Microsoft Advertising's Bulk file of Offline Conversion records: the header `Type,Status,Id,Parent Id,Client Id,Name,Conversion Currency Code,Conversion Name,Conversion Time,Conversion Value,Microsoft Click Id`, the row `Format Version,,,,,6.0,,,,,`, then one `Offline Conversion` row per lead (Client Id = the lead id); times in UTC (`2026-05-01T16:00:00Z`), as the bulk schema requires.",
+    ),
+  };
+}
+
+/** A lead's own page (issue 26): the lead whole. */
+function leadPageDoc(what: string, schema: string): OperationDoc {
+  return {
+    tag: 'Admin',
+    summary: `One ${what}, whole`,
+    description: `Every field of the ${what} as the list has it, and what the list has no column for. ${idParamNote}`,
+    responses: {
+      '200': json(`The ${what}`, ref(schema)),
+      '400': json('The id is not a UUID', ref('Error')),
+      '404': json(`No such ${what} (never stored, or deleted)`, ref('Error')),
+    },
+  };
+}
+
+/** A lead's audit trail (issue 26). */
+function leadAuditDoc(what: string, deleteAction: string): OperationDoc {
+  return {
+    tag: 'Admin',
+    summary: `Audit entries that concern one ${what}`,
+    description: `Newest first, at most 200: its delete (\`${deleteAction}\` with \`detail.id\`), entries that name it in \`detail.leadId\`, and the data requests about its e-mail address or phone number (matched by their hashes). Answers for any id, so a deleted lead's delete stays findable; bulk deletes log counts, not ids. ${idParamNote}`,
+    responses: {
+      '200': json('Entries', { type: 'array', items: ref('AuditEntry') }),
+      '400': json('The id is not a UUID', ref('Error')),
+    },
+  };
+}
 
 /** "Select all N matching" (issue 26): a bulk delete by filter, guarded by the count the admin confirmed. */
 function deleteMatchingDoc(what: string, filters: JsonSchema, example: Record<string, string>): OperationDoc {
@@ -611,6 +711,7 @@ export const operations: Record<string, OperationDoc> = {
       '200': { description: 'CSV file api-leads-{date}.csv', contentType: 'text/csv', schema: str() },
     },
   },
+  ...adConversionDocs(),
   'admin.backup': {
     tag: 'Admin',
     summary: 'Back up the database',
@@ -669,6 +770,10 @@ export const operations: Record<string, OperationDoc> = {
       '404': json('No such backup', ref('Error')),
     },
   },
+  'admin.leads.get': leadPageDoc('website lead', 'WebsiteLeadDetail'),
+  'admin.leads.auditLog': leadAuditDoc('website lead', 'leads.delete'),
+  'admin.apiLeads.get': leadPageDoc('API lead', 'ApiLeadDetail'),
+  'admin.apiLeads.auditLog': leadAuditDoc('API lead', 'api_leads.delete'),
   'admin.leads.remove': {
     tag: 'Admin',
     summary: 'Delete one website lead',
@@ -751,7 +856,27 @@ export const operations: Record<string, OperationDoc> = {
           }),
           funnel: {
             type: 'array',
+            description:
+              'Visits of the range, each counted at every step up to the furthest one it reached: no step exceeds the one before it',
             items: object({ step: str(undefined, { enum: [...FUNNEL_STEPS] }), count: int() }),
+          },
+          leadsWithoutVisit: int(
+            'Leads of the range whose browser session had no tracked visit (not in the funnel)',
+          ),
+          deviceTypes: {
+            type: 'array',
+            description: 'Visits by device type: desktop, mobile, tablet, other, unknown (top 10)',
+            items: object({ name: str(), count: int() }),
+          },
+          browsers: {
+            type: 'array',
+            description: 'Visits by browser (top 10)',
+            items: object({ name: str(), count: int() }),
+          },
+          operatingSystems: {
+            type: 'array',
+            description: 'Visits by operating system (top 10)',
+            items: object({ name: str(), count: int() }),
           },
           sources: {
             type: 'array',
@@ -762,10 +887,15 @@ export const operations: Record<string, OperationDoc> = {
               visitors: int(),
               visits: int(),
               surveyStarts: int(),
-              leads: int(),
+              leads: int('Every website lead of the source'),
+              leadVisits: int('Visits of the source that stored a lead'),
+              leadsWithoutVisit: int('Leads of the source whose session had no tracked visit'),
               consentingLeads: int('Consent evidence complete and not withdrawn'),
               consentRate: { type: ['number', 'null'], description: 'Percent of leads; null without leads' },
-              conversionRate: { type: ['number', 'null'], description: 'Leads ÷ visitors, percent' },
+              conversionRate: {
+                type: ['number', 'null'],
+                description: 'Visits that stored a lead ÷ visits, percent; null without visits',
+              },
             }),
           },
         }),
@@ -777,17 +907,7 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Admin actions, newest first',
     query: object({ limit: int('1–500, default 100'), before: int('Only entries with a smaller id') }, []),
     responses: {
-      '200': json('Entries', {
-        type: 'array',
-        items: object({
-          id: int(),
-          actor: str(),
-          action: str(),
-          detail: { type: 'object' },
-          ipAddress: nullableStr(),
-          createdAt: isoDateTime,
-        }),
-      }),
+      '200': json('Entries', { type: 'array', items: ref('AuditEntry') }),
     },
   },
   'admin.webhooks.list': {

@@ -7,7 +7,7 @@ import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LANDING_STEP_META, type LandingStep } from '@uf/shared/landing-step';
 import { PAGE_DATE_TOKENS, type PageDates, pageDates } from '@uf/shared/page-dates';
-import { isPagePath } from '@uf/shared/pages';
+import { isPagePath } from '@uf/shared/page-paths';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { normalisedPath } from './origin-check';

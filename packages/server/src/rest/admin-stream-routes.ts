@@ -1,5 +1,7 @@
+import { AD_CONVERSION_EXPORTS, AD_PLATFORMS, type AdPlatform } from '@uf/shared/ad-conversions';
 import { backupNameSchema } from '@uf/shared/admin.schema';
 import {
+  adConversionsQuerySchema,
   apiLeadFiltersSchema,
   apiLeadListSchema,
   websiteLeadFiltersSchema,
@@ -9,6 +11,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import type { z } from 'zod';
 import { requireAdmin, type SignedInAdmin } from '../plugins/admin-guard';
+import { exportAdConversions } from '../services/ad-conversions.service';
+import type { ConversionSettings } from '../services/ad-conversions-csv';
 import { API_LEADS, type LeadTable, WEBSITE_LEADS } from '../services/admin-lead-tables';
 import { listLeads, streamLeadsJson } from '../services/admin-leads.service';
 import { openBackup } from '../services/backup-files.service';
@@ -27,7 +31,13 @@ type FilterSchema = typeof websiteLeadFiltersSchema | typeof apiLeadFiltersSchem
 type Route = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 type Handler = (req: FastifyRequest, reply: FastifyReply, admin: SignedInAdmin) => Promise<unknown>;
 
-export type AdminStreamRoutesOptions = { pool: Pool; timeZone: string; backupDir: string };
+export type AdminStreamRoutesOptions = {
+  pool: Pool;
+  timeZone: string;
+  backupDir: string;
+  /** ADS_CONVERSION_NAME / _VALUE / _CURRENCY. */
+  adsConversion: ConversionSettings;
+};
 
 function guarded(handler: Handler): Route {
   return async (req, reply) => {
@@ -67,6 +77,24 @@ export async function adminStreamRoutes(app: FastifyInstance, opts: AdminStreamR
         .send(stream);
     };
 
+  // Offline conversions for an ad platform (issue 24, ADR 059): its import file for a range of days.
+  const exportConversions =
+    (platform: AdPlatform): Handler =>
+    async (req, reply, admin) => {
+      const query = adConversionsQuerySchema.parse(req.query);
+      const { fileName, stream } = await exportAdConversions(opts.pool, platform, {
+        query,
+        timeZone: opts.timeZone,
+        settings: opts.adsConversion,
+        actor: { username: admin.username, ipAddress: clientIp(req) },
+      });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .send(stream);
+    };
+
   // A backup file as a download (issue 26): 404 for anything that is not a backup in BACKUP_DIR.
   app.get(
     '/api/admin/backups/:name',
@@ -88,4 +116,7 @@ export async function adminStreamRoutes(app: FastifyInstance, opts: AdminStreamR
   app.get('/api/admin/api-leads', guarded(list(API_LEADS, apiLeadListSchema)));
   app.get('/api/admin/export', guarded(exportCsv(WEBSITE_LEADS, websiteLeadFiltersSchema)));
   app.get('/api/admin/export-api-leads', guarded(exportCsv(API_LEADS, apiLeadFiltersSchema)));
+  for (const platform of AD_PLATFORMS) {
+    app.get(AD_CONVERSION_EXPORTS[platform].path, guarded(exportConversions(platform)));
+  }
 }

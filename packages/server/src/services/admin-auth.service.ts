@@ -11,7 +11,8 @@ import { countRateLimit, hitRateLimit, resetRateLimit } from './rate-limit.servi
 
 /**
  * Sign-in limits (issue 22, ADR 056) that a stranger cannot turn against an admin:
- * - per client address: every attempt counts, 429 beyond `perClient` in the window;
+ * - per client address: every attempt counts, 429 beyond `perClient` in the window
+ *   (ADMIN_SIGN_IN_LIMIT_PER_ADDRESS, default 30);
  * - per (account, address): every attempt counts, 429 beyond `perAccountAndClient` — an attacker hammering
  *   one account from one address is stopped there;
  * - per account, across addresses: only failures count, and they only slow sign-in down (an exponential
@@ -45,6 +46,8 @@ export async function signIn(
     /** log2 of scrypt's N (ADMIN_PASSWORD_SCRYPT_LOG_N) and ADMIN_REQUIRE_2FA. */
     scryptLogN: number;
     requireTwoFactor: boolean;
+    /** Attempts allowed from one address in the window (ADMIN_SIGN_IN_LIMIT_PER_ADDRESS). */
+    perClientLimit?: number;
   },
   input: { username: string; password: string; totp?: string; recoveryCode?: string },
 ) {
@@ -53,7 +56,12 @@ export async function signIn(
   const pairKey = `login:user-ip:${name}:${deps.req.ip}`;
   const accountKey = `login:user:${name}`;
   const [byClient, byPair] = await Promise.all([
-    hitRateLimit(deps.pool, `login:ip:${deps.req.ip}`, LOGIN_LIMITS.perClient, windowSeconds),
+    hitRateLimit(
+      deps.pool,
+      `login:ip:${deps.req.ip}`,
+      deps.perClientLimit ?? LOGIN_LIMITS.perClient,
+      windowSeconds,
+    ),
     hitRateLimit(deps.pool, pairKey, LOGIN_LIMITS.perAccountAndClient, windowSeconds),
   ]);
   if (!byClient.allowed || !byPair.allowed) {

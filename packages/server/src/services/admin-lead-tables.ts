@@ -6,6 +6,7 @@ import {
   type WebsiteLeadField,
 } from '@uf/shared/admin-leads';
 import type { ApiLeadFilters, WebsiteLeadFilters } from '@uf/shared/admin-leads.schema';
+import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from '@uf/shared/attribution';
 import pg from 'pg';
 
 // The two lead tables the admin area reads, described as data: which SQL column backs each field of
@@ -23,6 +24,14 @@ export type LeadTable = {
   fields: readonly string[];
   columns: Record<string, Column>;
   notFoundMessage: string;
+  /**
+   * The lead's own page (issue 26): `json_build_object` pairs of what the table has no column for,
+   * merged into the row; and the columns that say who the lead is (to find data requests about them).
+   */
+  detailPairs: string;
+  identitySql: { email: string; phone: string };
+  /** Audit actions that name one of this table's leads by `detail.id`. */
+  auditActions: readonly string[];
 };
 
 /** Fields both lead tables store the same way. */
@@ -43,6 +52,15 @@ const SHARED_COLUMNS = {
   optedOut: { column: '(opted_out_at is not null)', kind: 'bool' },
 } satisfies Record<WebsiteLeadField & ApiLeadField, Column>;
 
+/**
+ * The click ids (issue 24): read from the attribution the lead was stored with (the same JSON its
+ * consent receipt holds), so they need no columns of their own nor anything more from the writer
+ * (ADR 059). The keys are fixed names, never input.
+ */
+const CLICK_ID_COLUMNS = Object.fromEntries(
+  LEAD_CLICK_ID_FIELDS.map((key) => [key, { column: `(attribution->>'${key}')`, kind: 'text' }]),
+) as Record<LeadClickIdField, Column>;
+
 const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = {
   ...SHARED_COLUMNS,
   email: { column: 'email', kind: 'text' },
@@ -59,6 +77,7 @@ const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = {
   source: { column: 'source', kind: 'text' },
   medium: { column: 'medium', kind: 'text' },
   campaign: { column: 'campaign', kind: 'text' },
+  ...CLICK_ID_COLUMNS,
 };
 
 const API_COLUMNS: Record<ApiLeadField, Column> = {
@@ -72,6 +91,9 @@ export const WEBSITE_LEADS: LeadTable = {
   fields: WEBSITE_LEAD_FIELDS,
   columns: WEBSITE_COLUMNS,
   notFoundMessage: 'Lead not found',
+  detailPairs: `'attribution', attribution, 'country', country`,
+  identitySql: { email: 'email', phone: 'phone' },
+  auditActions: ['leads.delete'],
 };
 
 export const API_LEADS: LeadTable = {
@@ -80,6 +102,9 @@ export const API_LEADS: LeadTable = {
   fields: API_LEAD_FIELDS,
   columns: API_COLUMNS,
   notFoundMessage: 'API lead not found',
+  detailPairs: `'partner', (select p.name from partner p where p.id = api_lead.partner_id)`,
+  identitySql: { email: 'null::text', phone: 'phone' },
+  auditActions: ['api_leads.delete'],
 };
 
 function columnOf(table: LeadTable, field: string): Column {

@@ -1,12 +1,14 @@
 import { Readable } from 'node:stream';
-import type { ApiLeadStats, SortOrder, WebsiteLeadStats } from '@uf/shared/admin-leads';
+import type { ApiLeadStats, AuditEntry, SortOrder, WebsiteLeadStats } from '@uf/shared/admin-leads';
 import { DEFAULT_PAGE_SIZE } from '@uf/shared/admin-leads';
 import type { ApiLeadFilters, WebsiteLeadFilters } from '@uf/shared/admin-leads.schema';
+import { phoneDigits } from '@uf/shared/data-request.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
 import { AppError } from '../errors';
 import { jsonRowSql, type LeadTable, orderBySql, parameterBinder, whereSql } from './admin-lead-tables';
-import { type AuditAction, recordAudit } from './audit.service';
+import { AUDIT_COLUMNS, type AuditAction, type AuditRow, auditEntryOf, recordAudit } from './audit.service';
+import { emailHash, phoneHash } from './suppression.service';
 
 // Admin reads and deletes of website and API leads. Plain SQL on the pool: the list is built as JSON
 // by PostgreSQL, counts and deletes are single statements whatever the size.
@@ -50,6 +52,57 @@ export async function listLeads<T>(
     ),
   ]);
   return { items: rows.rows.map((r) => r.row), total: count.rows[0]?.total ?? 0, page, pageSize };
+}
+
+/**
+ * One lead whole, for its own page (issue 26): the row as the list shows it (same fields, same JSON)
+ * and the table's extra details (a website lead's captured attribution and country, an API lead's
+ * partner). 404 with the table's message when there is no such lead.
+ */
+export async function getLead<T>(pool: Pool, table: LeadTable, id: string): Promise<T> {
+  const { rows } = await pool.query<{ row: T; extra: Record<string, unknown> }>(
+    `select ${jsonRowSql(table)} as row, json_build_object(${table.detailPairs}) as extra
+     from ${table.table} where id = $1`,
+    [id],
+  );
+  const found = rows[0];
+  if (!found) throw new AppError(ERROR_CODES.notFound, table.notFoundMessage);
+  return { ...found.row, ...found.extra };
+}
+
+/** Most entries one lead's page lists (newest first). */
+export const LEAD_AUDIT_LIMIT = 200;
+
+/**
+ * The audit entries that concern one lead (issue 26), newest first: those that name it (`detail.id` of a
+ * delete of its table, or `detail.leadId`), and the data requests about the person it belongs to, which
+ * the log keeps as hashes of the e-mail address and phone number (ADR 033). Answers for any id: after a
+ * delete only the entries that name the lead remain findable, which is what a deleted lead's page shows.
+ * Bulk deletes by ids or by filter log counts, not ids, so they do not appear here.
+ */
+export async function listLeadAudit(pool: Pool, table: LeadTable, id: string): Promise<AuditEntry[]> {
+  const subject = await pool.query<{ email: string | null; phone: string | null }>(
+    `select ${table.identitySql.email} as email, ${table.identitySql.phone} as phone
+     from ${table.table} where id = $1`,
+    [id],
+  );
+  const person = subject.rows[0];
+  const digits = person?.phone ? phoneDigits(person.phone) : '';
+  const { rows } = await pool.query<AuditRow>(
+    `select ${AUDIT_COLUMNS} from audit_log
+     where (action = any($2::text[]) and detail->>'id' = $1)
+        or detail->>'leadId' = $1
+        or (action like 'privacy.%' and (detail->>'emailHash' = $3 or detail->>'phoneHash' = $4))
+     order by id desc limit $5`,
+    [
+      id,
+      table.auditActions,
+      person?.email ? emailHash(person.email) : null,
+      digits.length === 10 ? phoneHash(digits) : null,
+      LEAD_AUDIT_LIMIT,
+    ],
+  );
+  return rows.map(auditEntryOf);
 }
 
 const STREAM_BATCH = 2000;

@@ -6,17 +6,20 @@ import { normaliseReferrer } from '@uf/shared/referrer';
 import type { Pool } from 'pg';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { AppError } from '../errors';
-import { VISIT_COUNTS } from './analytics-sources';
+import { FUNNEL_DEPTHS } from './analytics-sources';
 import { DROP_REASONS, dropReason } from './bot-filter';
 import type { CountryLookup } from './country-lookup';
+import { type DeviceClass, deviceClass } from './device-class';
 import { databaseCommitter } from './pg-batch';
 import { visitAttribution } from './visit-attribution';
 import { createVisitorHasher } from './visitor-id';
 
 // Ingestion of visitor events (ADR 020): validated by the shared schema, bots dropped with a counted
 // reason, country and referrer derived, then written by group commit. One statement per batch inserts
-// the raw rows and adds them to every daily and monthly rollup, so the rollups can never disagree with
-// the events they were built from, and a request is answered only after that statement committed.
+// the raw rows and appends their counts to every daily and monthly rollup as delta rows (issue 23: no
+// shared row, so batches never wait on each other's locks and several are written at once; the server
+// folds each key's rows every minute, readers sum them), so the rollups can never disagree with the
+// events they were built from, and a request is answered only after that statement committed.
 
 /** What the request contributes besides the body. The client IP is used for the country only. */
 export type TrackContext = {
@@ -49,6 +52,8 @@ export type EventRow = {
   utmTerm: string | null;
   utmContent: string | null;
   clickIdType: string | null;
+  /** Device type, browser and operating system from the user agent (issue 26; the agent is not stored). */
+  device: DeviceClass;
 };
 
 export type TrackResult = { stored: boolean };
@@ -57,9 +62,38 @@ export type TrackResult = { stored: boolean };
 const STEP_BITS = `case event_type when 'page_view' then 1 when 'survey_started' then 2
   when 'form_submit' then 4 when 'button_click' then 8 else 0 end`;
 
-/** The rollup columns a step bit adds to (analytics_daily_source and analytics_monthly_source). */
-const sumCounts = VISIT_COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ');
-const addCounts = VISIT_COUNTS.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ');
+/** The counts of the visit rollups (analytics_daily_source and analytics_monthly_source). */
+const SOURCE_COUNTS = ['visits', 'visitors', ...FUNNEL_DEPTHS.map(([c]) => c)];
+const countColumns = SOURCE_COUNTS.join(', ');
+const sumCounts = SOURCE_COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ');
+/** Each funnel column counts the visits whose depth newly reached its step in this statement. */
+const stepDeltas = FUNNEL_DEPTHS.map(
+  ([c, depth]) =>
+    `count(*) filter (where analytics_visit_depth(steps) >= ${depth} and analytics_visit_depth(prev_steps) < ${depth}) as ${c}`,
+).join(', ');
+
+/**
+ * Visits by device type, browser and operating system (issue 26): a new visit counts once in each, with
+ * the classes of its first batch's events, per day and month and country ('' when unknown).
+ */
+function deviceRollupsSql(): string {
+  const parts = [
+    ['analytics_daily_device', 'day', 'day'],
+    ['analytics_monthly_device', 'month', "date_trunc('month', day)::date"],
+  ].map(
+    ([table, period, expr]) => `${table}_rollup as (
+    insert into ${table} (${period}, dimension, value, country, count)
+    select ${expr}, d.dimension, d.value, country, count(*) from new_visit_device
+      cross join lateral (values ('device', device_type), ('browser', browser), ('os', os)) d(dimension, value)
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4
+  )`,
+  );
+  return `new_visit_device as (
+    select b.day, b.country, b.device_type, b.browser, b.os
+    from visit v join batch_visit b on b.day = v.day and b.session_id = v.session_id where v.prev_steps = 0
+  ),
+  ${parts.join(',\n  ')}`;
+}
 const REFERRER_ROLLUPS = [
   { table: 'analytics_daily_referrer', keys: ['day', "'visit'", 'referrer'], country: false },
   {
@@ -83,25 +117,28 @@ function visitRollupsSql(): string {
     const n = keys.length;
     const ordinals = Array.from({ length: n }, (_, j) => j + 1).join(', ');
     return `visit_referrer_${i} as (
-      insert into ${table} as r (${cols}, count)
+      insert into ${table} (${cols}, count)
       select ${select}, count(*) from new_visit_month ${country ? "where country <> ''" : ''}
       group by ${ordinals} order by ${ordinals}
-      on conflict (${cols}) do update set count = r.count + excluded.count
     )`;
   });
   return `
   batch_visit as (
     select day, session_id, min(visitor_id) as visitor_id, coalesce(min(country), '') as country,
       min(channel) as channel, min(source) as source, coalesce(min(utm_campaign), '') as campaign,
-      min(referrer_url) as referrer, bit_or(${STEP_BITS})::smallint as steps
+      min(referrer_url) as referrer, bit_or(${STEP_BITS})::smallint as steps,
+      coalesce(min(device_type), 'unknown') as device_type, coalesce(min(browser), 'Unknown') as browser,
+      coalesce(min(os), 'Unknown') as os
     from ins group by day, session_id
   ),
   visit as (
     insert into analytics_visit as v (day, session_id, visitor_id, country, channel, source, campaign, referrer, steps)
-    select * from batch_visit order by day, session_id
+    select day, session_id, visitor_id, country, channel, source, campaign, referrer, steps
+    from batch_visit order by day, session_id
     on conflict (day, session_id) do update set prev_steps = v.steps, steps = v.steps | excluded.steps
       where (v.steps | excluded.steps) <> v.steps
-    returning v.day, v.visitor_id, v.country, v.channel, v.source, v.campaign, v.referrer, v.steps, v.prev_steps
+    returning v.day, v.session_id, v.visitor_id, v.country, v.channel, v.source, v.campaign, v.referrer, v.steps,
+      v.prev_steps
   ),
   new_visitor as (
     insert into analytics_day_visitor (day, visitor_id, country, channel, source, campaign)
@@ -112,62 +149,55 @@ function visitRollupsSql(): string {
   ),
   source_delta as (
     select day, country, channel, source, campaign,
-      count(*) filter (where prev_steps = 0) as visits, 0 as visitors,
-      count(*) filter (where steps & 1 <> 0 and prev_steps & 1 = 0) as page_views,
-      count(*) filter (where steps & 2 <> 0 and prev_steps & 2 = 0) as survey_starts,
-      count(*) filter (where steps & 4 <> 0 and prev_steps & 4 = 0) as form_submits,
-      count(*) filter (where steps & 8 <> 0 and prev_steps & 8 = 0) as state_clicks
+      count(*) filter (where prev_steps = 0) as visits, 0 as visitors, ${stepDeltas}
     from visit group by 1, 2, 3, 4, 5
     union all
-    select day, country, channel, source, campaign, 0, count(*), 0, 0, 0, 0
+    select day, country, channel, source, campaign, 0, count(*), ${FUNNEL_DEPTHS.map(() => '0').join(', ')}
     from new_visitor group by 1, 2, 3, 4, 5
   ),
   source_day as (
     select day, country, channel, source, campaign, ${sumCounts} from source_delta group by 1, 2, 3, 4, 5
   ),
   daily_source as (
-    insert into analytics_daily_source as r
+    insert into analytics_daily_source (day, country, channel, source, campaign, ${countColumns})
     select * from source_day order by 1, 2, 3, 4, 5
-    on conflict (day, country, channel, source, campaign) do update set ${addCounts}
   ),
   monthly_source as (
-    insert into analytics_monthly_source as r
+    insert into analytics_monthly_source (month, country, channel, source, campaign, ${countColumns})
     select date_trunc('month', day)::date, country, channel, source, campaign, ${sumCounts}
     from source_day group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
-    on conflict (month, country, channel, source, campaign) do update set ${addCounts}
   ),
   new_visit_month as (
     select day, date_trunc('month', day)::date as month, country, referrer from visit where prev_steps = 0
   ),
-  ${referrerParts.join(',\n  ')}`;
+  ${referrerParts.join(',\n  ')},
+  ${deviceRollupsSql()}`;
 }
 
 const BATCH_SQL = `
   with ins as (
     insert into analytics_event (event_type, page, referrer, referrer_host, referrer_url, session_id, country,
-      visitor_id, channel, source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, click_id_type)
+      visitor_id, channel, source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, click_id_type,
+      device_type, browser, os)
     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
       $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-      $17::text[])
+      $17::text[], $18::text[], $19::text[], $20::text[])
     returning event_type, country, referrer_url, session_id, visitor_id, channel, source, utm_campaign,
-      (created_at at time zone $8)::date as day
+      device_type, browser, os, (created_at at time zone $8)::date as day
   ),
   by_type as (
-    insert into analytics_daily_type as r (day, event_type, count)
+    insert into analytics_daily_type (day, event_type, count)
     select day, event_type, count(*) from ins group by day, event_type order by day, event_type
-    on conflict (day, event_type) do update set count = r.count + excluded.count
   ),
   by_country as (
-    insert into analytics_daily_country as r (day, event_type, country, count)
+    insert into analytics_daily_country (day, event_type, country, count)
     select day, event_type, country, count(*) from ins where country is not null
     group by day, event_type, country order by day, event_type, country
-    on conflict (day, event_type, country) do update set count = r.count + excluded.count
   ),
   monthly_country as (
-    insert into analytics_monthly_country as r (month, event_type, country, count)
+    insert into analytics_monthly_country (month, event_type, country, count)
     select date_trunc('month', day)::date as month, event_type, country, count(*) from ins
     where country is not null group by 1, 2, 3 order by 1, 2, 3
-    on conflict (month, event_type, country) do update set count = r.count + excluded.count
   ),
   ${visitRollupsSql()}
   select count(*)::int as inserted from ins`;
@@ -195,9 +225,15 @@ export async function writeEventBatch(pool: Pool, rows: EventRow[], timeZone: st
       rows.map((r) => r.utmTerm),
       rows.map((r) => r.utmContent),
       rows.map((r) => r.clickIdType),
+      rows.map((r) => r.device.deviceType),
+      rows.map((r) => r.device.browser),
+      rows.map((r) => r.device.os),
     ],
   });
 }
+
+/** Track batches written at once (see `concurrency`). */
+export const ANALYTICS_WRITERS = 3;
 
 export type AnalyticsIngesterOptions = {
   pool: Pool;
@@ -207,9 +243,9 @@ export type AnalyticsIngesterOptions = {
   /** Rows per batch statement. */
   maxBatch?: number;
   /**
-   * Batches written at once. Default 1: every batch upserts the same rollup rows (today's counts), so a
-   * second concurrent batch only waits for the first one's row locks until its commit; one writer
-   * with larger batches stored 30 % more events a second (ADR 051).
+   * Batches written at once. Default 3: batches append delta rows and share no row, so they no longer
+   * queue on each other's locks (issue 23); with one writer the route waited on its batches in turn.
+   * Within the raw pool's budget (half of DB_POOL_MAX), beside lead and partner writers.
    */
   concurrency?: number;
   maxQueue?: number;
@@ -253,7 +289,7 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
     rowRejected: () => new AppError(ERROR_CODES.validation, 'This event could not be stored'),
     busyMessage: 'Too many analytics events right now. Please try again.',
     maxBatch: options.maxBatch ?? 500,
-    concurrency: options.concurrency ?? 1,
+    concurrency: options.concurrency ?? ANALYTICS_WRITERS,
     maxQueue: options.maxQueue ?? 20_000,
     onBatch: (size, seconds) => {
       batchSize.observe(size);
@@ -293,6 +329,7 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
         utmTerm: event.attribution.utm_term ?? null,
         utmContent: event.attribution.utm_content ?? null,
         clickIdType: firstClickId(event.attribution)?.[0] ?? null,
+        device: deviceClass(ctx.userAgent),
       });
       return { stored: true };
     },

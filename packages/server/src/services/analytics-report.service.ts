@@ -4,7 +4,7 @@ import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { AnalyticsEventType } from '@uf/shared/constants';
 import type { Pool, PoolClient } from 'pg';
 import { comparisonPeriods, splitRange } from './analytics-periods';
-import { getPeriodTotals, getSourcesReport, Params, VISIT_COUNTS, where } from './analytics-sources';
+import { FUNNEL_DEPTHS, getPeriodTotals, getSourcesReport, Params, where } from './analytics-sources';
 import { dateAndTimeIn } from './time';
 
 // The dashboard's numbers, read from the daily and monthly rollups only (ADR 020): the work depends on
@@ -52,6 +52,46 @@ function dimensionSql(
 
 type CountRow = { count: string };
 
+/**
+ * Visits by device type, browser and operating system over the query's range (issue 26): whole months
+ * from the monthly rollup, loose days from the daily one; the country filter applies, the event type
+ * does not (a visit's device is not an event's, as for Top Referrers).
+ */
+function deviceSql(q: AnalyticsQuery, params: Params): string {
+  const { months, days } = splitRange({ from: q.startDate, to: q.endDate });
+  const country = (clauses: string[]) => {
+    if (q.country) clauses.push(`country = ${params.add(q.country)}`);
+    return clauses;
+  };
+  const parts: string[] = [];
+  if (months) {
+    const clauses = country([]);
+    if (months.from) clauses.push(`month >= ${params.add(months.from)}::date`);
+    if (months.to) clauses.push(`month <= ${params.add(months.to)}::date`);
+    parts.push(`select dimension, value, count from analytics_monthly_device ${where(clauses)}`);
+  }
+  for (const range of days) {
+    const clauses = country([]);
+    if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
+    if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
+    parts.push(`select dimension, value, count from analytics_daily_device ${where(clauses)}`);
+  }
+  return `select dimension, value, sum(count)::text as count from (${parts.join(' union all ')}) x
+    group by dimension, value order by sum(count) desc, value`;
+}
+
+/** The breakdown lists of one dimension: the top entries by visits. */
+function breakdown(rows: { dimension: string; value: string; count: string }[], dimension: string) {
+  return (
+    rows
+      .filter((r) => r.dimension === dimension)
+      .slice(0, ANALYTICS_TOP_LIMIT)
+      .map((r) => ({ name: r.value, count: Number(r.count) }))
+      // Ties in code-point order, whatever the database's collation.
+      .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  );
+}
+
 export async function getAnalyticsSummary(
   pool: Pool,
   q: AnalyticsQuery,
@@ -66,7 +106,8 @@ export async function getAnalyticsSummary(
   if (q.endDate) activityClauses.push(`day <= ${activityParams.add(q.endDate)}::date`);
   const countryParams = new Params();
   const referrerParams = new Params();
-  const [activity, countries, referrers] = await Promise.all([
+  const deviceParams = new Params();
+  const [activity, countries, referrers, devices] = await Promise.all([
     pool.query<CountRow & { day: string; event_type: AnalyticsEventType }>(
       `select day::text as day, event_type, sum(count)::text as count
        from ${byCountry ? 'analytics_daily_country' : 'analytics_daily_type'} ${where(activityClauses)}
@@ -93,6 +134,10 @@ export async function getAnalyticsSummary(
         ANALYTICS_TOP_LIMIT,
       ),
       referrerParams.values,
+    ),
+    pool.query<{ dimension: string; value: string; count: string }>(
+      deviceSql(q, deviceParams),
+      deviceParams.values,
     ),
   ]);
 
@@ -140,6 +185,9 @@ export async function getAnalyticsSummary(
     // Days without events show as zeros, not as gaps (issue 16).
     dailyViews: zeroFillDays([...days.values()], { startDate: q.startDate, endDate: q.endDate, today }),
     ...report,
+    deviceTypes: breakdown(devices.rows, 'device'),
+    browsers: breakdown(devices.rows, 'browser'),
+    operatingSystems: breakdown(devices.rows, 'os'),
     comparison: {
       startDate: periods.current.from,
       endDate: periods.current.to,
@@ -159,10 +207,17 @@ const DAILY_TABLES = [
   'analytics_daily_source',
   'analytics_visit',
   'analytics_day_visitor',
+  'analytics_daily_device',
 ] as const;
 
-const SOURCE_COUNTS = VISIT_COUNTS.join(', ');
-const SUM_SOURCE_COUNTS = VISIT_COUNTS.map((c) => `sum(${c})`).join(', ');
+const SOURCE_COUNTS = ['visits', 'visitors', ...FUNNEL_DEPTHS.map(([c]) => c)].join(', ');
+/** A visit counts at every funnel step up to the deepest one it reached (issue 26). */
+const DEPTH_COUNTS = FUNNEL_DEPTHS.map(
+  ([, depth]) => `count(*) filter (where analytics_visit_depth(steps) >= ${depth})`,
+).join(', ');
+const SUM_SOURCE_COUNTS = ['visits', 'visitors', ...FUNNEL_DEPTHS.map(([c]) => c)]
+  .map((c) => `sum(${c})`)
+  .join(', ');
 
 /** Each monthly rollup is the sum of its daily one, by these columns besides the day. */
 const MONTHLY_TABLES = [
@@ -194,6 +249,13 @@ const MONTHLY_TABLES = [
     sums: SUM_SOURCE_COUNTS,
     counts: SOURCE_COUNTS,
   },
+  {
+    table: 'analytics_monthly_device',
+    daily: 'analytics_daily_device',
+    keys: 'dimension, value, country',
+    sums: 'sum(count)',
+    counts: 'count',
+  },
 ] as const;
 
 /**
@@ -222,7 +284,8 @@ export async function rebuildRollups(
     const run = (sql: string) => client.query<{ count: string }>(sql, [tz, fromDay]);
     // Raw events whose local day is fromDay or later: the bound is the start of that day in tz.
     const source = `(select event_type, country, referrer_host, coalesce(referrer_url, 'unknown') as referrer_url,
-       session_id, visitor_id, channel, source, utm_campaign, (created_at at time zone $1)::date as day
+       session_id, visitor_id, channel, source, utm_campaign, device_type, browser, os,
+       (created_at at time zone $1)::date as day
        from analytics_event where created_at >= ($2::date)::timestamp at time zone $1) e`;
     for (const table of DAILY_TABLES) {
       await client.query(`delete from ${table} where day >= $1::date`, [fromDay]);
@@ -247,6 +310,25 @@ export async function rebuildRollups(
            when 'form_submit' then 4 when 'button_click' then 8 else 0 end)::smallint
        from ${source} group by day, session_id`,
     );
+    // The leads that were linked to a visit mark it again (issue 26): lead stored, beneficiary answered.
+    await client.query(
+      `update analytics_visit v set steps = v.steps | l.bits
+       from (select opt_in_date::date as day, session_id,
+               bit_or(case when beneficiary is not null then 48 else 16 end)::smallint as bits
+             from website_lead where visit_tracked and opt_in_date >= $1 group by 1, 2) l
+       where v.day = l.day and v.session_id = l.session_id`,
+      [fromDay],
+    );
+    // Events stored before issue 26 carry no device: their visits are not in the breakdowns.
+    await run(
+      `insert into analytics_daily_device (day, dimension, value, country, count)
+       select day, d.dimension, d.value, country, count(*) from (
+         select day, session_id, coalesce(min(country), '') as country, min(device_type) as device_type,
+           coalesce(min(browser), 'Unknown') as browser, coalesce(min(os), 'Unknown') as os
+         from ${source} group by day, session_id having min(device_type) is not null) v
+       cross join lateral (values ('device', device_type), ('browser', browser), ('os', os)) d(dimension, value)
+       group by 1, 2, 3, 4`,
+    );
     await client.query(
       `insert into analytics_day_visitor (day, visitor_id, country, channel, source, campaign)
        select distinct day, visitor_id, country, channel, source, campaign from analytics_visit
@@ -256,9 +338,7 @@ export async function rebuildRollups(
     // A visitor counts once a day in each country / channel / source / campaign (as ingestion does).
     await client.query(
       `insert into analytics_daily_source (day, country, channel, source, campaign, ${SOURCE_COUNTS})
-       select day, country, channel, source, campaign, count(*), count(distinct visitor_id),
-         count(*) filter (where steps & 1 <> 0), count(*) filter (where steps & 2 <> 0),
-         count(*) filter (where steps & 4 <> 0), count(*) filter (where steps & 8 <> 0)
+       select day, country, channel, source, campaign, count(*), count(distinct visitor_id), ${DEPTH_COUNTS}
        from analytics_visit where day >= $1::date group by 1, 2, 3, 4, 5`,
       [fromDay],
     );

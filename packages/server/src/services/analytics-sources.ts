@@ -29,6 +29,22 @@ export const VISIT_COUNTS = [
   'survey_starts',
   'form_submits',
   'state_clicks',
+  'lead_visits',
+  'beneficiary_visits',
+] as const;
+
+/**
+ * The funnel's columns of the visit rollups, in funnel order, with the depth each counts from: a visit
+ * counts at every step up to the deepest one it reached (analytics_visit_depth), so no step can exceed
+ * the one before it (issue 26).
+ */
+export const FUNNEL_DEPTHS = [
+  ['page_views', 1],
+  ['survey_starts', 2],
+  ['form_submits', 3],
+  ['lead_visits', 4],
+  ['beneficiary_visits', 5],
+  ['state_clicks', 6],
 ] as const;
 type VisitCounts = Record<(typeof VISIT_COUNTS)[number], number>;
 
@@ -50,7 +66,7 @@ const VISITS: Rollup = {
   monthly: 'analytics_monthly_source',
   counts: VISIT_COUNTS,
 };
-const LEAD_COUNTS = ['leads', 'consenting', 'beneficiaries'] as const;
+const LEAD_COUNTS = ['leads', 'consenting', 'beneficiaries', 'tracked'] as const;
 const LEADS: Rollup = { daily: 'lead_daily_source', monthly: 'lead_monthly_source', counts: LEAD_COUNTS };
 
 /** A source rollup's counts over `range`, grouped by `keys` (none: one total row). */
@@ -90,7 +106,10 @@ const percent = (part: number, whole: number) =>
 const keyOf = (r: { channel: string; source: string; campaign: string }) =>
   `${r.channel}\u0000${r.source}\u0000${r.campaign}`;
 
-export type SourcesReport = Pick<AnalyticsSummary, 'totalVisitors' | 'totalVisits' | 'funnel' | 'sources'>;
+export type SourcesReport = Pick<
+  AnalyticsSummary,
+  'totalVisitors' | 'totalVisits' | 'funnel' | 'sources' | 'leadsWithoutVisit'
+>;
 
 export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<SourcesReport> {
   const range = { from: q.startDate, to: q.endDate };
@@ -108,6 +127,7 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
       leads: string;
       consenting: string;
       beneficiaries: string;
+      tracked: string;
     }>(rollupSql(LEADS, q, range, leadParams, ['channel', 'source', 'campaign']), leadParams.values),
   ]);
 
@@ -124,26 +144,31 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
       visits: counts.visits,
       surveyStarts: counts.survey_starts,
       leads: 0,
+      leadVisits: counts.lead_visits,
+      leadsWithoutVisit: 0,
       consentingLeads: 0,
       consentRate: null,
       conversionRate: null,
     });
   }
-  let totalLeads = 0;
-  let beneficiaries = 0;
+  let leadsWithoutVisit = 0;
   for (const l of leads.rows) {
-    totalLeads += Number(l.leads);
-    beneficiaries += Number(l.beneficiaries);
+    const untracked = Math.max(0, Number(l.leads) - Number(l.tracked));
+    leadsWithoutVisit += untracked;
     const key = keyOf(l);
     let row = rows.get(key);
     if (!row) {
-      // A lead whose visit is not counted (e.g. its events were blocked or have expired).
+      // Leads of a source without counted visits (their sessions were not tracked, or have expired).
       row = {
-        ...l,
+        channel: l.channel,
+        source: l.source,
+        campaign: l.campaign,
         visitors: 0,
         visits: 0,
         surveyStarts: 0,
         leads: 0,
+        leadVisits: 0,
+        leadsWithoutVisit: 0,
         consentingLeads: 0,
         consentRate: null,
         conversionRate: null,
@@ -151,11 +176,13 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
       rows.set(key, row);
     }
     row.leads = Number(l.leads);
+    row.leadsWithoutVisit = untracked;
     row.consentingLeads = Number(l.consenting);
   }
   for (const row of rows.values()) {
     row.consentRate = percent(row.consentingLeads, row.leads);
-    row.conversionRate = percent(row.leads, row.visitors);
+    // One population (issue 26): the source's visits that stored a lead, of its visits.
+    row.conversionRate = percent(row.leadVisits, row.visits);
   }
   const sources = [...rows.values()]
     .sort(
@@ -167,12 +194,13 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
     )
     .slice(0, SOURCES_LIMIT);
 
+  // Every step counts visits of the range, each up to the deepest step it reached (issue 26).
   const funnel: Record<FunnelStep, number> = {
     page_view: total.page_views,
     survey_started: total.survey_starts,
     form_submitted: total.form_submits,
-    lead_stored: totalLeads,
-    beneficiary_answered: beneficiaries,
+    lead_stored: total.lead_visits,
+    beneficiary_answered: total.beneficiary_visits,
     state_site_click: total.state_clicks,
   };
   return {
@@ -180,6 +208,7 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
     totalVisits: total.visits,
     funnel: Object.entries(funnel).map(([step, count]) => ({ step: step as FunnelStep, count })),
     sources,
+    leadsWithoutVisit,
   };
 }
 

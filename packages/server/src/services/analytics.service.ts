@@ -67,9 +67,13 @@ export function createAnalyticsService(options: {
     MINUTE_MS,
     60 * MINUTE_MS,
   );
-  // Lead submissions append delta rows to the lead rollups; each minute folds them to one row per key.
+  // Lead submissions and track batches append delta rows to their rollups; each minute folds them to
+  // one row per key (issue 23 for the analytics ones).
   const leadRollups = periodicJob(
-    () => db.pool.query('select compact_lead_source_rollups()'),
+    async () => {
+      await db.pool.query('select compact_lead_source_rollups()');
+      await db.pool.query('select compact_analytics_rollups()');
+    },
     MINUTE_MS,
     MINUTE_MS,
   );

@@ -1,3 +1,4 @@
+import type { AuditEntry } from '@uf/shared/admin-leads';
 import type { Pool } from 'pg';
 
 /** Admin actions kept for accountability (spec-adjacent: sign-in, export, delete, backup, …). */
@@ -15,6 +16,7 @@ export type AuditAction =
   | 'admin.password_reset'
   | 'admin.session_ended'
   | 'leads.export'
+  | 'leads.export_conversions'
   | 'leads.delete'
   | 'api_leads.export'
   | 'api_leads.delete'
@@ -45,25 +47,32 @@ export async function recordAudit(
   ]);
 }
 
+export type AuditRow = {
+  id: string;
+  actor: string;
+  action: string;
+  detail: Record<string, unknown>;
+  ip_address: string | null;
+  created_at: Date;
+};
+
+/** The columns an AuditRow needs, for any query over audit_log. */
+export const AUDIT_COLUMNS = 'id, actor, action, detail, ip_address, created_at';
+
+export const auditEntryOf = (r: AuditRow): AuditEntry => ({
+  id: Number(r.id),
+  actor: r.actor,
+  action: r.action,
+  detail: r.detail,
+  ipAddress: r.ip_address,
+  createdAt: r.created_at.toISOString(),
+});
+
 export async function listAudit(pool: Pool, options: { limit: number; before?: number }) {
-  const { rows } = await pool.query<{
-    id: string;
-    actor: string;
-    action: string;
-    detail: Record<string, unknown>;
-    ip_address: string | null;
-    created_at: Date;
-  }>(
-    `select id, actor, action, detail, ip_address, created_at from audit_log
+  const { rows } = await pool.query<AuditRow>(
+    `select ${AUDIT_COLUMNS} from audit_log
      where ($2::bigint is null or id < $2) order by id desc limit $1`,
     [options.limit, options.before ?? null],
   );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    actor: r.actor,
-    action: r.action,
-    detail: r.detail,
-    ipAddress: r.ip_address,
-    createdAt: r.created_at.toISOString(),
-  }));
+  return rows.map(auditEntryOf);
 }

@@ -33,6 +33,8 @@ export type SubmissionMeta = {
   host: string | undefined;
   /** Derived from the IP the way analytics derives it; null when unknown. */
   country: string | null;
+  /** The browser's analytics session id (issue 26), to count the lead in its visit's funnel. */
+  sessionId?: string | null;
   /**
    * What identifies the visitor to a retry of this submission (issue 22): the lead-owner cookie it
    * already holds, and the Idempotency-Key its browser sent. Either one, with the same e-mail within
@@ -99,6 +101,7 @@ const LEAD_INPUT = batchInput<LeadRow>([
   ['country', 'text', (r) => r.meta.country],
   ['created_at', 'timestamptz', (r) => r.createdAt],
   ['page_url', 'text', (r) => r.meta.pageUrl],
+  ['session_id', 'text', (r) => r.meta.sessionId ?? null],
 ]);
 /** The disclosure's parameters, after the input's. */
 const [TEXT_HASH, TEXT_VERSION, TEXT_BODY] = [0, 1, 2].map((i) => `$${LEAD_INPUT.next + i}`);
@@ -118,12 +121,14 @@ const SUBMIT_SQL = `
       birth_month, birth_day, birth_year, consent_given, opt_in_date, opt_in_time, certification_id,
       lead_source, tcpa_compliant, ip_address, user_agent, trusted_form_url, opted_out_at, do_not_sell,
       owner_token_hash, retry_key_hash, channel, source, medium, campaign, attribution, country, created_at,
-      updated_at)
+      updated_at, session_id, visit_tracked)
     select id, first_name, last_name, email, phone, street_address, zip_code, state, birth_month, birth_day,
       birth_year, consent_given, opt_in_date, opt_in_time, receipt_id::text, 'website', tcpa_compliant,
       ip_address, user_agent, trusted_form_url, suppressed_since_locked(lock_key, email_hash, phone_hash), gpc,
       owner_token_hash, retry_key_hash, channel, source, medium, campaign, attribution::jsonb, country,
-      created_at, created_at
+      created_at, created_at, session_id,
+      -- Issue 26: the session's visit of that day, if tracked (the lead rollup trigger marks it).
+      exists (select 1 from analytics_visit v where v.day = opt_in_date::date and v.session_id = input.session_id)
     from input order by lock_key
     returning id, state, attribution->>'utm_source' as utm_source, opted_out_at
   ), receipt as (

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { type Attribution, CLICK_ID_KEYS, UTM_KEYS } from '@uf/shared/attribution';
+import { type Attribution, LEAD_CLICK_ID_FIELDS, UTM_KEYS } from '@uf/shared/attribution';
 import type { Pool } from 'pg';
 import { recordAudit } from './audit.service';
 import { inTransaction } from './pg-transaction';
@@ -37,7 +37,7 @@ export function leadAttribution(lead: { attribution?: Attribution | null; page_u
   for (const key of UTM_KEYS) out[key.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())] = a[key] ?? null;
   out.referrer = a.landingReferrer ?? null;
   out.landingUrl = lead.page_url ?? null;
-  for (const key of CLICK_ID_KEYS) out[key] = a[key] ?? null;
+  for (const key of LEAD_CLICK_ID_FIELDS) out[key] = a[key] ?? null;
   return out;
 }
 

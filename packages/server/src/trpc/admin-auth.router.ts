@@ -16,6 +16,7 @@ export function createAdminAuthRouter() {
             reply: ctx.reply,
             scryptLogN: ctx.config.adminPasswordScryptLogN,
             requireTwoFactor: ctx.config.adminRequireTwoFactor,
+            perClientLimit: ctx.config.adminSignInLimitPerAddress,
           },
           input,
         ),

@@ -1,5 +1,11 @@
 import { backupNameSchema } from '@uf/shared/admin.schema';
-import { type AdminApiLead, type AdminWebsiteLead, MAX_BULK_DELETE } from '@uf/shared/admin-leads';
+import {
+  type AdminApiLead,
+  type AdminApiLeadDetail,
+  type AdminWebsiteLead,
+  type AdminWebsiteLeadDetail,
+  MAX_BULK_DELETE,
+} from '@uf/shared/admin-leads';
 import {
   apiDeleteMatchingSchema,
   apiLeadListSchema,
@@ -15,6 +21,8 @@ import {
   deleteLead,
   deleteLeads,
   deleteMatchingLeads,
+  getLead,
+  listLeadAudit,
   listLeads,
   websiteLeadStats,
 } from '../services/admin-leads.service';
@@ -51,6 +59,20 @@ function listProcedure<Row, Schema extends typeof websiteLeadListSchema | typeof
 
 // A bulk delete of MAX_BULK_DELETE ids is ≈ 8 MB of JSON; everything else keeps the small default.
 const BULK_DELETE_BODY_LIMIT = 40 * MAX_BULK_DELETE + 1024;
+
+/** A lead's own page (issue 26): the lead whole, and the audit entries that concern it. */
+function leadPageProcedures<Detail>(table: LeadTable, base: string) {
+  return {
+    get: adminProcedure
+      .meta(restAt('GET', `${base}/:id`))
+      .input(leadIdSchema)
+      .query(({ ctx, input }) => getLead<Detail>(ctx.services.db.pool, table, input.id)),
+    auditLog: adminProcedure
+      .meta(restAt('GET', `${base}/:id/audit-log`))
+      .input(leadIdSchema)
+      .query(({ ctx, input }) => listLeadAudit(ctx.services.db.pool, table, input.id)),
+  };
+}
 
 function deleteProcedures(
   table: LeadTable,
@@ -92,6 +114,7 @@ export function createAdminRouter() {
       stats: adminProcedure
         .meta(restAt('GET', '/api/admin/stats'))
         .query(({ ctx }) => websiteLeadStats(ctx.services.db.pool, WEBSITE_LEADS, ctx.config.timeZone)),
+      ...leadPageProcedures<AdminWebsiteLeadDetail>(WEBSITE_LEADS, '/api/admin/leads'),
       ...deleteProcedures(WEBSITE_LEADS, websiteDeleteMatchingSchema, '/api/admin/leads'),
     }),
     apiLeads: router({
@@ -99,6 +122,7 @@ export function createAdminRouter() {
       stats: adminProcedure
         .meta(restAt('GET', '/api/admin/api-stats'))
         .query(({ ctx }) => apiLeadStats(ctx.services.db.pool, API_LEADS, ctx.config.timeZone)),
+      ...leadPageProcedures<AdminApiLeadDetail>(API_LEADS, '/api/admin/api-leads'),
       ...deleteProcedures(API_LEADS, apiDeleteMatchingSchema, '/api/admin/api-leads'),
     }),
     backup: adminProcedure

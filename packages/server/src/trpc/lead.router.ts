@@ -1,3 +1,4 @@
+import { withMetaCookies } from '@uf/shared/attribution';
 import { withConsentEvidence } from '@uf/shared/consent-evidence.schema';
 import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
 import * as leads from '../services/lead.service';
@@ -31,9 +32,11 @@ export function submitLeadOperation(supportEmail: string) {
       // Without TRUSTEDFORM_ENABLED no script ran, so a certificate URL cannot be this visit's.
       trustedFormUrl: (ctx.config.trustedFormEnabled && input.trustedFormUrl) || null,
       gpc: hasGpcSignal(ctx.req),
-      attribution: input.attribution,
+      // Meta's _fbc/_fbp cookies ride on the request itself, so every door carries them (issue 24).
+      attribution: withMetaCookies(input.attribution, ctx.req.cookies),
       host: ctx.req.host,
       country,
+      sessionId: input.sessionId ?? null,
       retry: {
         ownerToken: ctx.req.cookies[LEAD_OWNER_COOKIE],
         idempotencyKey: idempotencyKeyOf(ctx.req),

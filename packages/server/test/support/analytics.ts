@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from 'pg';
+import { ANALYTICS_DELTA_ROLLUPS } from '../../src/db/migrations/Migration20261127150000_analytics_rollup_deltas';
 
 /** An ordinary desktop browser: what the bot filter lets through. */
 export const BROWSER_UA =
@@ -17,6 +18,8 @@ export const ROLLUP_TABLES = [
   'analytics_monthly_source',
   'analytics_visit',
   'analytics_day_visitor',
+  'analytics_daily_device',
+  'analytics_monthly_device',
 ] as const;
 
 /** POST /api/analytics/track as a browser would send it. */
@@ -36,12 +39,29 @@ export async function clearAnalytics(pool: Pool) {
   await pool.query(`truncate analytics_event, ${ROLLUP_TABLES.join(', ')}`);
 }
 
+/**
+ * A rollup's rows as its readers see them: the delta rollups (issue 23) summed per key, zero sums
+ * left out; the keyed tables (visits, a day's visitors) as they are.
+ */
+export async function rollupRows(pool: Pool, table: string): Promise<Record<string, unknown>[]> {
+  const period = table.includes('monthly') ? 'month' : 'day';
+  const delta = ANALYTICS_DELTA_ROLLUPS.find((r) => r.table === table);
+  if (!delta) return (await pool.query(`select *, ${period}::text as ${period} from ${table}`)).rows;
+  const keys = delta.keys.map((k) => (k === period ? `${k}::text as ${k}` : k)).join(', ');
+  const sums = delta.counts.map((c) => `sum(${c})::text as ${c}`).join(', ');
+  const { rows } = await pool.query(
+    `select ${keys}, ${sums} from ${table} group by ${delta.keys.map((_, i) => i + 1).join(', ')}
+     having ${delta.counts.map((c) => `sum(${c}) <> 0`).join(' or ')}
+     order by ${delta.keys.map((_, i) => i + 1).join(', ')}`,
+  );
+  return rows;
+}
+
 /** Every rollup row, in a stable order, for comparing two states. */
 export async function rollupSnapshot(pool: Pool) {
   const out: Record<string, Record<string, unknown>[]> = {};
   for (const table of ROLLUP_TABLES) {
-    const period = table.includes('monthly') ? 'month' : 'day';
-    const { rows } = await pool.query(`select *, ${period}::text as ${period} from ${table}`);
+    const rows = await rollupRows(pool, table);
     // prev_steps only tells ingestion which steps were new; the rollups' meaning is in the rest.
     for (const row of rows) delete row.prev_steps;
     out[table] = rows

@@ -30,5 +30,9 @@ export const AnalyticsEvent = defineEntity({
     utmTerm: p.text().nullable(),
     utmContent: p.text().nullable(),
     clickIdType: p.text().nullable(),
+    // Issue 26: derived from the user agent at ingest (the user agent itself is not stored).
+    deviceType: p.text().nullable(),
+    browser: p.text().nullable(),
+    os: p.text().nullable(),
   },
 });

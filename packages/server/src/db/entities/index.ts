@@ -2,20 +2,6 @@ import { AdminRecoveryCode } from './admin-recovery-code.entity';
 import { AdminSession } from './admin-session.entity';
 import { AdminUser } from './admin-user.entity';
 import { AnalyticsEvent } from './analytics-event.entity';
-import {
-  AnalyticsDailyCountry,
-  AnalyticsDailyCountryReferrer,
-  AnalyticsDailyReferrer,
-  AnalyticsDailySource,
-  AnalyticsDailyType,
-  AnalyticsDayVisitor,
-  AnalyticsMonthlyCountry,
-  AnalyticsMonthlyCountryReferrer,
-  AnalyticsMonthlyReferrer,
-  AnalyticsMonthlySource,
-  AnalyticsSalt,
-  AnalyticsVisit,
-} from './analytics-rollup.entity';
 import { ApiLead } from './api-lead.entity';
 import { AppSecret } from './app-secret.entity';
 import { AuditLog } from './audit-log.entity';
@@ -27,23 +13,13 @@ import { Suppression } from './suppression.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
 import { WebsiteLead } from './website-lead.entity';
 
-// Listed explicitly (no folder discovery) so the bundle and the ORM agree.
+// Listed explicitly (no folder discovery) so the bundle and the ORM agree. The analytics rollups have
+// no entities: only their SQL writes and reads them (ingest, report), and they are delta tables with
+// no primary key (ADR 061).
 export const entities = [
   WebsiteLead,
   ApiLead,
   AnalyticsEvent,
-  AnalyticsDailyType,
-  AnalyticsDailyCountry,
-  AnalyticsDailyReferrer,
-  AnalyticsDailyCountryReferrer,
-  AnalyticsMonthlyCountry,
-  AnalyticsMonthlyReferrer,
-  AnalyticsMonthlyCountryReferrer,
-  AnalyticsSalt,
-  AnalyticsVisit,
-  AnalyticsDayVisitor,
-  AnalyticsDailySource,
-  AnalyticsMonthlySource,
   AdminUser,
   AdminSession,
   AdminRecoveryCode,

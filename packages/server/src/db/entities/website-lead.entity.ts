@@ -35,6 +35,12 @@ export const WebsiteLead = defineEntity({
     ownerTokenHash: p.text().nullable().hidden(),
     /** Hash of the Idempotency-Key sent with the submission: a retry of it gets this lead's id (issue 22). */
     retryKeyHash: p.text().nullable().hidden(),
+    /**
+     * The analytics session id the browser sent with the lead, and whether that session had a tracked
+     * visit on the lead's day (issue 26: the funnel counts the visit through "lead stored").
+     */
+    sessionId: p.text().nullable(),
+    visitTracked: p.boolean().default(false),
     // Where the visit came from (issue 15): derived channel, reported source, utm_medium, utm_campaign,
     // everything captured, and the visitor's country from the IP.
     channel: p.text().nullable(),

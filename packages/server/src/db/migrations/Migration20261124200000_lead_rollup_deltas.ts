@@ -5,6 +5,8 @@ import {
   leadSourceRollupFunction,
 } from './Migration20261124100000_attribution';
 
+export { leadSourceRollupFunction };
+
 // Lead rollups written as deltas (ADR 055, issue 14): the trigger on website_lead upserted one row per
 // day and source, so every submission of the same source and day waited for the previous one's row lock
 // until its commit (its WAL flush) — lead submission ran at a quarter of its one-INSERT baseline.
@@ -19,7 +21,7 @@ const ROLLUPS = [
 const KEY_COLUMNS = (period: string) => `${period}, country, channel, source, campaign`;
 
 /** Each statement's changed leads as new rows of both rollups, grouped, no-op changes skipped. */
-const LEAD_DELTA_INSERTS = (rows: string) => `
+export const LEAD_DELTA_INSERTS_V1 = (rows: string) => `
   with d as (${leadDeltas(rows)}), daily as (
     insert into lead_daily_source (day, country, channel, source, campaign, leads, consenting, beneficiaries)
     select * from d
@@ -42,6 +44,17 @@ const compactSql = (table: string, period: string) => `
   select ${KEY_COLUMNS(period)}, sum(leads), sum(consenting), sum(beneficiaries) from gone group by 1, 2, 3, 4, 5
   having sum(leads) <> 0 or sum(consenting) <> 0 or sum(beneficiaries) <> 0;`;
 
+/** The compaction function (its `or replace` form, so a later migration's down() can restore it). */
+export const ROLLUP_COMPACTION_V1 = `or replace function compact_lead_source_rollups() returns void language plpgsql as $$
+      begin
+        -- One compaction at a time; a second one finds the work done or being done.
+        if not pg_try_advisory_xact_lock(hashtext('compact_lead_source_rollups')) then
+          return;
+        end if;
+        ${ROLLUPS.map(({ table, period }) => compactSql(table, period)).join('\n')}
+      end
+      $$`;
+
 export class Migration20261124200000_lead_rollup_deltas extends Migration {
   override name = 'Migration20261124200000_lead_rollup_deltas';
 
@@ -50,17 +63,8 @@ export class Migration20261124200000_lead_rollup_deltas extends Migration {
       this.addSql(`alter table ${table} drop constraint ${table}_pkey`);
       this.addSql(`create index ${table}_key_idx on ${table} (${KEY_COLUMNS(period)})`);
     }
-    this.addSql(leadSourceRollupFunction(LEAD_DELTA_INSERTS));
-    this.addSql(`
-      create function compact_lead_source_rollups() returns void language plpgsql as $$
-      begin
-        -- One compaction at a time; a second one finds the work done or being done.
-        if not pg_try_advisory_xact_lock(hashtext('compact_lead_source_rollups')) then
-          return;
-        end if;
-        ${ROLLUPS.map(({ table, period }) => compactSql(table, period)).join('\n')}
-      end
-      $$`);
+    this.addSql(leadSourceRollupFunction(LEAD_DELTA_INSERTS_V1));
+    this.addSql(`create ${ROLLUP_COMPACTION_V1.trimStart()}`);
   }
 
   override down(): void {

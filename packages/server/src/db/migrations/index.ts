@@ -12,6 +12,8 @@ import { Migration20261124200000_lead_rollup_deltas } from './Migration202611242
 import { Migration20261124230000_rate_limit_hits } from './Migration20261124230000_rate_limit_hits';
 import { Migration20261125100000_lead_retry_key } from './Migration20261125100000_lead_retry_key';
 import { Migration20261126100000_admin_two_factor } from './Migration20261126100000_admin_two_factor';
+import { Migration20261127100000_visit_funnel_devices } from './Migration20261127100000_visit_funnel_devices';
+import { Migration20261127150000_analytics_rollup_deltas } from './Migration20261127150000_analytics_rollup_deltas';
 import { Migration20261127300000_webhooks } from './Migration20261127300000_webhooks';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
@@ -38,5 +40,13 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124230000_rate_limit_hits', class: Migration20261124230000_rate_limit_hits },
   { name: 'Migration20261125100000_lead_retry_key', class: Migration20261125100000_lead_retry_key },
   { name: 'Migration20261126100000_admin_two_factor', class: Migration20261126100000_admin_two_factor },
+  {
+    name: 'Migration20261127100000_visit_funnel_devices',
+    class: Migration20261127100000_visit_funnel_devices,
+  },
+  {
+    name: 'Migration20261127150000_analytics_rollup_deltas',
+    class: Migration20261127150000_analytics_rollup_deltas,
+  },
   { name: 'Migration20261127300000_webhooks', class: Migration20261127300000_webhooks },
 ];

@@ -13,6 +13,8 @@ import {
 } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
+import { analyticsCsv, analyticsCsvName } from '@uf/shared/analytics-csv';
 import { ANALYTICS_TEXTS, formatChange, rangeLabel } from '@uf/shared/analytics-dashboard';
 import { type AnalyticsQueryInput, analyticsQuerySchema } from '@uf/shared/analytics-query.schema';
 import { ANALYTICS_REFRESH_MS } from '@uf/shared/constants';
@@ -23,6 +25,7 @@ import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { DailyActivityChart, TopCountriesChart } from './analytics-charts';
 import { AnalyticsFilters, DEFAULT_FILTERS, type Filters, isRangeInverted } from './analytics-filters';
+import { Breakdowns } from './breakdowns';
 import { formatCount } from './format';
 import { Funnel } from './funnel';
 import { SourcesTable } from './sources-table';
@@ -55,6 +58,23 @@ export function filtersFromSearch(search: Record<string, unknown>): Filters {
       filters[key as keyof Filters] = DEFAULT_FILTERS[key as keyof Filters];
   }
   return analyticsQuerySchema.safeParse(toQuery(filters)).success ? filters : { ...DEFAULT_FILTERS };
+}
+
+/**
+ * "Download CSV" (issue 26): the answer the page shows, for its applied filters, as a file. Built in the
+ * browser from that answer, so the file is exactly what is on screen.
+ */
+function downloadCsv(data: AnalyticsSummary, query: AnalyticsQueryInput) {
+  const clock = businessClock();
+  const csv = analyticsCsv(data, query, clock.timeZone);
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = analyticsCsvName(query, clock.today());
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 export function AnalyticsPage() {
@@ -193,9 +213,14 @@ export function AnalyticsPage() {
             <Title order={1}>{ANALYTICS_TEXTS.title}</Title>
             <Text c="dimmed">{ANALYTICS_TEXTS.subtitle}</Text>
           </div>
-          <Button component={Link} to="/admin/leads" variant="default">
-            {ANALYTICS_TEXTS.backToLeads}
-          </Button>
+          <Group gap="sm">
+            <Button variant="default" onClick={() => downloadCsv(data, query)}>
+              {ANALYTICS_TEXTS.downloadCsv}
+            </Button>
+            <Button component={Link} to="/admin/leads" variant="default">
+              {ANALYTICS_TEXTS.backToLeads}
+            </Button>
+          </Group>
         </Group>
 
         <AnalyticsFilters
@@ -240,7 +265,7 @@ export function AnalyticsPage() {
 
         <DailyActivityChart days={data.dailyViews} />
 
-        <Funnel steps={data.funnel} />
+        <Funnel steps={data.funnel} leadsWithoutVisit={data.leadsWithoutVisit} />
         <SourcesTable
           rows={data.sources}
           onPick={(row) =>
@@ -261,6 +286,7 @@ export function AnalyticsPage() {
             <TopReferrers referrers={data.topReferrers} />
           </Grid.Col>
         </Grid>
+        <Breakdowns data={data} />
       </Stack>
     </Container>
   );

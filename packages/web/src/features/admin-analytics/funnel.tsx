@@ -6,7 +6,14 @@ import { formatCount } from './format';
 const T = ANALYTICS_TEXTS.funnel;
 
 /** Issue 15: each step's count with its conversion from the previous step and from the first. */
-export function Funnel({ steps }: { steps: AnalyticsSummary['funnel'] }) {
+export function Funnel({
+  steps,
+  leadsWithoutVisit,
+}: {
+  steps: AnalyticsSummary['funnel'];
+  /** Leads whose browser session had no tracked visit (issue 26): not in the steps, shown apart. */
+  leadsWithoutVisit: number;
+}) {
   const first = steps[0]?.count ?? 0;
   return (
     <Paper withBorder p="md" radius="md" h="100%" component="section" aria-labelledby="funnel-title">
@@ -52,6 +59,9 @@ export function Funnel({ steps }: { steps: AnalyticsSummary['funnel'] }) {
           })}
         </Stack>
       )}
+      <Text size="sm" mt="md" title={T.withoutVisitHint} data-testid="leads-without-visit">
+        {T.withoutVisit(formatCount(leadsWithoutVisit))}
+      </Text>
     </Paper>
   );
 }

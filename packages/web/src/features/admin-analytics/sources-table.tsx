@@ -7,7 +7,14 @@ import { formatCount } from './format';
 const T = ANALYTICS_TEXTS.sources;
 
 type SortKey = keyof typeof T.columns;
-const NUMERIC: readonly SortKey[] = ['visitors', 'surveyStarts', 'leads', 'consentRate', 'conversionRate'];
+const NUMERIC: readonly SortKey[] = [
+  'visitors',
+  'visits',
+  'surveyStarts',
+  'leads',
+  'consentRate',
+  'conversionRate',
+];
 const COLUMNS = Object.keys(T.columns) as SortKey[];
 
 function compare(a: SourceRow, b: SourceRow, key: SortKey): number {
@@ -46,7 +53,7 @@ export function SourcesTable({
         </Text>
       ) : (
         <ScrollArea type="auto">
-          <Table striped highlightOnHover miw={760} data-testid="sources-table">
+          <Table striped highlightOnHover miw={840} data-testid="sources-table">
             <Table.Thead>
               <Table.Tr>
                 {COLUMNS.map((key) => {
@@ -89,6 +96,7 @@ export function SourcesTable({
                   </Table.Td>
                   <Table.Td>{row.campaign || T.noCampaign}</Table.Td>
                   <Table.Td ta="right">{formatCount(row.visitors)}</Table.Td>
+                  <Table.Td ta="right">{formatCount(row.visits)}</Table.Td>
                   <Table.Td ta="right">{formatCount(row.surveyStarts)}</Table.Td>
                   <Table.Td ta="right">{formatCount(row.leads)}</Table.Td>
                   <Table.Td ta="right">{formatPercent(row.consentRate)}</Table.Td>

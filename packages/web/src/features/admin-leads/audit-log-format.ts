@@ -15,6 +15,7 @@ const ACTION_LABELS: Record<string, string> = {
   'admin.password_reset': 'Password reset (CLI)',
   'admin.session_ended': 'Ended a session',
   'leads.export': 'Exported leads',
+  'leads.export_conversions': 'Exported ad conversions',
   'leads.delete': 'Deleted leads',
   'api_leads.export': 'Exported API leads',
   'api_leads.delete': 'Deleted API leads',

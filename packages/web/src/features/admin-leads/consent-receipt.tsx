@@ -14,6 +14,7 @@ import {
 import { type ReactNode, useState } from 'react';
 import { businessClock } from '../../business-clock';
 import { appErrorOf, trpc } from '../../trpc';
+import { attributionLabel } from './attribution-labels';
 import { saveJson } from './save-file';
 
 // The consent receipt of a website lead (issue 6), opened from the lead's Certification ID: what an
@@ -72,6 +73,13 @@ export function ConsentReceiptDetails({ leadId, onClose }: { leadId: string; onC
         ['Page URL', orDash(r.pageUrl)],
         ['TrustedForm certificate', orDash(r.trustedFormUrl)],
         ['Global Privacy Control', r.gpc ? 'Sent (do not sell or share)' : 'Not sent'],
+        // Where the visit came from, as captured (issue 15), click ids and Meta cookies included (issue 24).
+        ...Object.entries(r.attribution ?? {}).map(([key, value]): [string, ReactNode] => [
+          attributionLabel(key),
+          <Text key={key} ff="monospace" size="xs">
+            {value}
+          </Text>,
+        ]),
         [
           'TCPA',
           <Badge key="tcpa" color={r.tcpaCompliant === 'true' ? 'green' : 'red'} variant="light">
@@ -130,6 +138,15 @@ export function ConsentReceiptDetails({ leadId, onClose }: { leadId: string; onC
         </Stack>
       ) : null}
     </>
+  );
+}
+
+/** A website lead's receipt in the drawer and on the lead's page, or why there is none. */
+export function LeadConsentReceipt({ lead }: { lead: { id: string; certificationId: string | null } }) {
+  return lead.certificationId ? (
+    <ConsentReceiptDetails leadId={lead.id} />
+  ) : (
+    <Text c="gray.7">No consent receipt was recorded for this lead.</Text>
   );
 }
 

@@ -1,4 +1,5 @@
 import { Button, type ButtonProps, Group, Loader, Menu, Title } from '@mantine/core';
+import { AD_CONVERSION_EXPORTS, AD_PLATFORMS, type AdPlatform } from '@uf/shared/ad-conversions';
 
 /** One header action. The dashboard's list lives in dashboardActions(); add an action there. */
 export type HeaderAction = {
@@ -27,6 +28,8 @@ export type DashboardActionHandlers = {
   onAccount: () => void;
   /** The backup files: list, download, delete (issue 26). */
   onBackups: () => void;
+  /** An ad platform's offline-conversion file (issue 24). */
+  onAdConversions: (platform: AdPlatform) => void;
   /** Webhook endpoints and their delivery log (issue 24). */
   onWebhooks: () => void;
   onLogout: () => void;
@@ -68,6 +71,12 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
     { key: 'audit-log', label: 'Audit Log', onClick: h.onAuditLog, isInMenu: true },
     { key: 'account', label: 'Account', onClick: h.onAccount, isInMenu: true },
     { key: 'backups', label: 'Backups', onClick: h.onBackups, isInMenu: true },
+    ...AD_PLATFORMS.map((platform) => ({
+      key: `${platform}-ads-conversions`,
+      label: AD_CONVERSION_EXPORTS[platform].label,
+      onClick: () => h.onAdConversions(platform),
+      isInMenu: true,
+    })),
     { key: 'webhooks', label: 'Webhooks', onClick: h.onWebhooks, isInMenu: true },
   );
   return actions;

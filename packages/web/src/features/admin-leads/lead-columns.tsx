@@ -1,8 +1,10 @@
 import { Anchor, Badge, Text } from '@mantine/core';
 import type { AdminApiLead, AdminWebsiteLead, ApiLeadField, WebsiteLeadField } from '@uf/shared/admin-leads';
+import { LEAD_CLICK_ID_FIELDS } from '@uf/shared/attribution';
 import { formatPhoneForReading } from '@uf/shared/data-request.schema';
 import type { ReactNode } from 'react';
 import { businessClock } from '../../business-clock';
+import { CLICK_ID_LABELS } from './attribution-labels';
 import type { ChoosableColumn } from './column-choice';
 import { ConsentReceiptLink, OptOutFlag } from './consent-receipt';
 
@@ -144,6 +146,8 @@ export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
   w('source', 'Source'),
   w('medium', 'Medium'),
   byDefault(w('campaign', 'Campaign')),
+  // The visit's ad click ids (issue 24): hidden until chosen, always in the drawer.
+  ...LEAD_CLICK_ID_FIELDS.map((key) => w(key, CLICK_ID_LABELS[key], (r) => (r[key] ? mono(r[key]) : '—'))),
   byDefault(ws.createdAt),
 ];
 

@@ -1,16 +1,18 @@
 import { Button, Center, Container, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
+import type { AdPlatform } from '@uf/shared/ad-conversions';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { useEffect, useState } from 'react';
 import { notifyError, notifySuccess, notifySuccessOnCleanSlate } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
+import { AdConversionsDialog } from './ad-conversions-dialog';
 import { AuditLogDialog } from './audit-log-dialog';
 import { BackupsDialog } from './backups-dialog';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
-import { ConsentReceiptDetails } from './consent-receipt';
+import { LeadConsentReceipt } from './consent-receipt';
 import { DashboardHeader, dashboardActions } from './dashboard-header';
 import { DataRequestDialog } from './data-request-dialog';
 import { API_LEAD_COLUMNS, WEBSITE_LEAD_COLUMNS } from './lead-columns';
@@ -40,6 +42,7 @@ export function LeadsDashboardPage() {
   const [dataRequestsOpen, setDataRequestsOpen] = useState(false);
   const [auditLogOpen, setAuditLogOpen] = useState(false);
   const [backupsOpen, setBackupsOpen] = useState(false);
+  const [conversionsFor, setConversionsFor] = useState<AdPlatform | null>(null);
   const [webhooksOpen, setWebhooksOpen] = useState(false);
 
   // Signed out, or the session ended while the page was open: back to the sign-in page.
@@ -102,6 +105,7 @@ export function LeadsDashboardPage() {
     onAuditLog: () => setAuditLogOpen(true),
     onAccount: () => void navigate({ to: '/admin/account' }),
     onBackups: () => setBackupsOpen(true),
+    onAdConversions: setConversionsFor,
     onWebhooks: () => setWebhooksOpen(true),
     onLogout: () => void signOut(),
     isRefreshing,
@@ -126,6 +130,7 @@ export function LeadsDashboardPage() {
               Website Leads
             </Title>
             <LeadsSection
+              kind="website"
               cards={[
                 { label: 'Total Leads', value: ws?.totalLeads },
                 { label: 'Daily Leads', value: ws?.dailyLeads },
@@ -153,12 +158,7 @@ export function LeadsDashboardPage() {
               columns={WEBSITE_LEAD_COLUMNS}
               drawerExtra={{
                 heading: 'Consent receipt',
-                render: (row) =>
-                  row.certificationId ? (
-                    <ConsentReceiptDetails leadId={row.id} />
-                  ) : (
-                    <Text c="gray.7">No consent receipt was recorded for this lead.</Text>
-                  ),
+                render: (row) => <LeadConsentReceipt lead={row} />,
               }}
               leads={website}
             />
@@ -173,6 +173,7 @@ export function LeadsDashboardPage() {
               API Leads
             </Title>
             <LeadsSection
+              kind="api"
               cards={[
                 { label: 'Total API Leads', value: as?.totalApiLeads },
                 { label: 'Daily API Leads', value: as?.dailyApiLeads },
@@ -222,6 +223,7 @@ export function LeadsDashboardPage() {
       <DataRequestDialog opened={dataRequestsOpen} onClose={() => setDataRequestsOpen(false)} />
       <AuditLogDialog opened={auditLogOpen} onClose={() => setAuditLogOpen(false)} />
       <BackupsDialog opened={backupsOpen} onClose={() => setBackupsOpen(false)} />
+      <AdConversionsDialog platform={conversionsFor} onClose={() => setConversionsFor(null)} />
       <WebhooksDialog opened={webhooksOpen} onClose={() => setWebhooksOpen(false)} />
     </Container>
   );

@@ -2,6 +2,7 @@ import { Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { LeadColumn } from './lead-columns';
 import { type FilterField, LeadFilters } from './lead-filters';
+import type { LeadKind } from './lead-page-link';
 import { LeadsTable, type LeadsTableTexts } from './leads-table';
 import { type StatCard, StatCards } from './stat-cards';
 import type { LeadListing } from './use-lead-listing';
@@ -15,6 +16,7 @@ type Leads<T> = {
 
 /** One lead kind on the dashboard: its stat cards, filter card and table. */
 export function LeadsSection<T extends { id: string }>(props: {
+  kind: LeadKind;
   cards: StatCard[];
   statsError?: string;
   filterTitle: string;
@@ -37,6 +39,7 @@ export function LeadsSection<T extends { id: string }>(props: {
         onChange={leads.listing.setFilter}
       />
       <LeadsTable
+        kind={props.kind}
         texts={props.texts}
         columnsStorageKey={props.columnsStorageKey}
         columns={props.columns}

@@ -19,6 +19,7 @@ import { useColumnChoice } from './column-choice';
 import { ColumnChooser } from './column-chooser';
 import type { LeadColumn } from './lead-columns';
 import { LeadDrawer } from './lead-drawer';
+import { type LeadKind, LeadPageLink } from './lead-page-link';
 import type { LeadListing } from './use-lead-listing';
 
 export type LeadsTableTexts<T> = {
@@ -36,6 +37,8 @@ export type LeadsTableTexts<T> = {
 };
 
 type Props<T extends { id: string }> = {
+  /** Which lead table: the rows link to /admin/leads/{id} or /admin/api-leads/{id}. */
+  kind: LeadKind;
   texts: LeadsTableTexts<T>;
   /** Where this browser remembers the chosen columns (localStorage key). */
   columnsStorageKey: string;
@@ -86,7 +89,7 @@ const STICKY_ACTIONS = {
 /** One line per cell; a long value (an e-mail, a campaign) is cut with an ellipsis, whole in the drawer. */
 const CELL = {
   whiteSpace: 'nowrap',
-  maxWidth: '14rem',
+  maxWidth: '12rem',
   overflow: 'hidden',
   textOverflow: 'ellipsis',
 } as const;
@@ -97,6 +100,7 @@ const isOnControl = (event: MouseEvent) =>
 
 /** A server-paged, sortable table with chosen columns, row selection, a lead drawer and per-row delete. */
 export function LeadsTable<T extends { id: string }>({
+  kind,
   texts,
   columnsStorageKey,
   columns: allColumns,
@@ -218,6 +222,27 @@ export function LeadsTable<T extends { id: string }>({
                     >
                       View
                     </Button>
+                    {/* The lead's own page, as a real link: middle-click, "Copy link" (issue 26). */}
+                    <LeadPageLink
+                      kind={kind}
+                      id={row.id}
+                      size="xs"
+                      aria-label={`Open the page of ${texts.rowName(row)}`}
+                      title="The lead's own page (a link you can share)"
+                      style={{ display: 'inline-flex', padding: 2 }}
+                    >
+                      {/* An "open" glyph, not a word: the actions column stays narrow (ADR 060). */}
+                      <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                        <path
+                          d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5"
+                          fill="none"
+                          stroke="currentColor"
+                          strokeWidth="2"
+                          strokeLinecap="round"
+                          strokeLinejoin="round"
+                        />
+                      </svg>
+                    </LeadPageLink>
                     <Button
                       size="compact-xs"
                       color="red"
@@ -292,6 +317,7 @@ export function LeadsTable<T extends { id: string }>({
         title={texts.drawerTitle}
         columns={allColumns}
         extra={drawerExtra}
+        kind={kind}
         onClose={() => setOpenedId(null)}
       />
     </Card>

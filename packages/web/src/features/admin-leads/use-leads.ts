@@ -10,6 +10,7 @@ import { appErrorOf, trpc } from '../../trpc';
 import type { ConfirmRequest } from './confirm-dialog';
 import { downloadCsv } from './download-csv';
 import { API_FILTER_FIELDS, type FilterField, WEBSITE_FILTER_FIELDS } from './lead-filters';
+import type { LeadKind } from './lead-page-link';
 import type { ListingRules } from './listing-search';
 import { type LeadListing, useLeadListing } from './use-lead-listing';
 
@@ -37,7 +38,7 @@ const API_LISTING: ListingRules = {
   sortFields: API_LEAD_FIELDS,
 };
 
-type Kind = 'website' | 'api';
+export type Kind = LeadKind;
 
 const KIND_TEXTS = {
   website: {
@@ -76,6 +77,36 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} 
 export const selectionCount = (listing: LeadListing, total: number | undefined) =>
   listing.allMatching ? (total ?? 0) : listing.selected.size;
 
+/**
+ * Spec §2/§8 single delete, wherever it starts (a table row, the lead's page): the confirmation, then
+ * 'Lead deleted' / 'API lead deleted', or the server's message / 'Failed to delete lead'. `onDeleted`
+ * runs after the toast (the lead's page goes back to the dashboard).
+ */
+export function deleteOneRequest(
+  kind: Kind,
+  row: Row,
+  calls: Pick<Calls, 'remove' | 'invalidate'>,
+  onDeleted?: () => void,
+): ConfirmRequest {
+  const texts = KIND_TEXTS[kind];
+  const deleteOne = async () => {
+    try {
+      await calls.remove(row.id);
+      notifySuccess(texts.deleted);
+      onDeleted?.();
+      await calls.invalidate();
+    } catch (err) {
+      notifyError(ADMIN_TOASTS.errorTitle, appErrorOf(err)?.message ?? texts.deleteFailed);
+    }
+  };
+  return {
+    title: `Delete ${texts.one}?`,
+    message: `${row.firstName} ${row.lastName} will be permanently deleted. This cannot be undone.`,
+    confirmLabel: 'Delete',
+    onConfirm: () => void deleteOne(),
+  };
+}
+
 function useLeadActions(
   kind: Kind,
   listing: LeadListing,
@@ -86,16 +117,6 @@ function useLeadActions(
   const texts = KIND_TEXTS[kind];
   const [isExporting, setExporting] = useState(false);
   const [isDeleting, setDeleting] = useState(false);
-
-  const deleteOne = async (row: Row) => {
-    try {
-      await calls.remove(row.id);
-      notifySuccess(texts.deleted);
-      await calls.invalidate();
-    } catch (err) {
-      notifyError(ADMIN_TOASTS.errorTitle, appErrorOf(err)?.message ?? texts.deleteFailed);
-    }
-  };
 
   const deleteSelected = async (matching: { filters: Record<string, string>; count: number } | null) => {
     const ids = [...listing.selected];
@@ -136,13 +157,7 @@ function useLeadActions(
     isExporting,
     isDeleting,
     exportCsv,
-    askDeleteOne: (row: Row) =>
-      ask({
-        title: `Delete ${texts.one}?`,
-        message: `${row.firstName} ${row.lastName} will be permanently deleted. This cannot be undone.`,
-        confirmLabel: 'Delete',
-        onConfirm: () => void deleteOne(row),
-      }),
+    askDeleteOne: (row: Row) => ask(deleteOneRequest(kind, row, calls)),
     askDeleteSelected: () => {
       if (listing.allMatching) {
         // The filters and the count as the admin sees them now: the server deletes only if N still match.

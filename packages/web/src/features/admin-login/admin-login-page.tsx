@@ -14,18 +14,34 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useNavigate } from '@tanstack/react-router';
 import { type LoginInput, loginSchema } from '@uf/shared/admin.schema';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
+import { isLeadPagePath } from '@uf/shared/admin-paths';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { useEffect, useRef, useState } from 'react';
 import { focusFirstInvalid } from '../../focus-invalid';
-import { notifyError, notifySuccess, notifySuccessOnCleanSlate } from '../../notify';
+import { notifyError, notifySuccessOnCleanSlate } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
+
+/**
+ * A pasted lead link opened while signed out comes back to that lead after sign-in (issue 26): `next`,
+ * only when it is a lead's page (never an open redirect); otherwise the spec's /admin/leads. Read from the
+ * address when going in (the router's useSearch/useLocation here would put a chunk on the landing page's
+ * budget, ADR 060).
+ */
+function nextLeadPage(): string | null {
+  const next = new URLSearchParams(window.location.search).get('next');
+  return next !== null && isLeadPagePath(next) ? next : null;
+}
 
 /** Spec §2 /admin/login: username and password, 'Sign In' / 'Signing in...', then /admin/leads. */
 export function AdminLoginPage() {
   usePageMeta({ title: 'Admin Sign In', description: 'Sign in to the Unclaimed Funds Finder admin area.' });
   const navigate = useNavigate();
+  const goIn = (replace: boolean) => {
+    const next = nextLeadPage();
+    return next ? navigate({ href: next, replace }) : navigate({ to: '/admin/leads', replace });
+  };
   const utils = trpc.useUtils();
   // Someone already signed in goes straight to the dashboard (spec §7: never from cache).
   const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
@@ -37,7 +53,9 @@ export function AdminLoginPage() {
   });
 
   useEffect(() => {
-    if (session.isSuccess) void navigate({ to: '/admin/leads', replace: true });
+    if (!session.isSuccess) return;
+    const next = nextLeadPage();
+    void (next ? navigate({ href: next, replace: true }) : navigate({ to: '/admin/leads', replace: true }));
   }, [session.isSuccess, navigate]);
 
   // Issue 25: an account with two-factor on answers totp_required; then the form asks for the code.
@@ -66,7 +84,8 @@ export function AdminLoginPage() {
         utils.invalidate();
         // A "Sign in failed" toast from a mistyped password must not follow the admin to the dashboard.
         notifySuccessOnCleanSlate(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
-        await navigate({ to: 'twoFactorSetupRequired' in signedIn ? '/admin/account' : '/admin/leads' });
+        if ('twoFactorSetupRequired' in signedIn) await navigate({ to: '/admin/account' });
+        else await goIn(false);
       } catch (err) {
         const app = appErrorOf(err);
         if (app?.error === ERROR_CODES.totpRequired) {

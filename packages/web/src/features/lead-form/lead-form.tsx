@@ -14,7 +14,7 @@ import { enteredValues } from '../../entered-values';
 import { focusFirstInvalid } from '../../focus-invalid';
 import { useFormTakeover } from '../../form-takeover';
 import { notifyError } from '../../notify';
-import { sessionAttribution } from './session-attribution';
+import { sessionAttribution, storedSessionId } from './session-attribution';
 import { consentEvidence, loadTrustedForm } from './trusted-form';
 
 export type LeadFormProps = {
@@ -133,6 +133,7 @@ export function LeadForm({
             consentGiven: values.consentGiven ? 'true' : 'false',
             ...consentEvidence(),
             attribution: sessionAttribution(),
+            sessionId: storedSessionId(),
           },
           { context: { idempotencyKey: retryKey.current } },
         );

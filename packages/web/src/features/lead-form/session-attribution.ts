@@ -26,3 +26,15 @@ export function sessionAttribution(): Captured {
     return unstoredAttribution;
   }
 }
+
+/**
+ * The analytics session id (spec §3) as the lead submission sends it (issue 26): the server counts the
+ * lead in the funnel of that session's visit. None yet (no event sent, or storage disabled): none sent.
+ */
+export function storedSessionId(): string | undefined {
+  try {
+    return sessionStorage.getItem(SESSION_STORAGE_KEYS.analyticsSessionId) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import {
+  conversionFileStart,
+  conversionLine,
+  csvCell,
+  googleAdsTime,
+  microsoftAdsTime,
+} from './ad-conversions-csv';
+
+const SETTINGS = { name: 'Lead', value: '', currency: 'USD' };
+const LEAD = {
+  id: '0b9f3d4e-1111-4222-8333-444455556666',
+  clickId: 'Cj0KCQiA-abc_123',
+  createdAt: new Date('2026-07-04T03:05:09.999Z'),
+};
+
+describe('Google Ads click conversions', () => {
+  it('starts with the time zone parameter and the template header', () => {
+    expect(conversionFileStart('google', 'America/New_York')).toBe(
+      'Parameters:TimeZone=America/New_York\n' +
+        'Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency\n',
+    );
+  });
+
+  it('writes the time as wall time in TIME_ZONE, to the second', () => {
+    // 03:05 UTC on 4 July is 23:05 the evening before in New York (EDT, UTC-4)…
+    expect(googleAdsTime(LEAD.createdAt, 'America/New_York')).toBe('2026-07-03 23:05:09');
+    // …and in winter the offset is -5; midnight is 00, never 24.
+    expect(googleAdsTime(new Date('2026-01-15T05:00:00Z'), 'America/New_York')).toBe('2026-01-15 00:00:00');
+    expect(conversionLine('google', LEAD, SETTINGS, 'America/New_York')).toBe(
+      'Cj0KCQiA-abc_123,Lead,2026-07-03 23:05:09,,USD\n',
+    );
+  });
+
+  it('quotes a conversion name that holds a comma or a quote', () => {
+    const line = conversionLine(
+      'google',
+      LEAD,
+      { name: 'Lead, "qualified"', value: '12.50', currency: 'EUR' },
+      'UTC',
+    );
+    expect(line).toBe('Cj0KCQiA-abc_123,"Lead, ""qualified""",2026-07-04 03:05:09,12.50,EUR\n');
+  });
+});
+
+describe('Microsoft Advertising bulk offline conversions', () => {
+  it('starts with the bulk header and the format version row', () => {
+    expect(conversionFileStart('microsoft', 'America/New_York')).toBe(
+      'Type,Status,Id,Parent Id,Client Id,Name,Conversion Currency Code,Conversion Name,Conversion Time,Conversion Value,Microsoft Click Id\n' +
+        'Format Version,,,,,6.0,,,,,\n',
+    );
+  });
+
+  it('writes one Offline Conversion record per lead, its time in UTC', () => {
+    expect(microsoftAdsTime(LEAD.createdAt)).toBe('2026-07-04T03:05:09Z');
+    expect(
+      conversionLine(
+        'microsoft',
+        { ...LEAD, clickId: 'f894f652ea334e739002f7167ab8f8e3' },
+        { ...SETTINGS, value: '10' },
+        'America/New_York',
+      ),
+    ).toBe(
+      'Offline Conversion,,,,0b9f3d4e-1111-4222-8333-444455556666,,USD,Lead,2026-07-04T03:05:09Z,10,f894f652ea334e739002f7167ab8f8e3\n',
+    );
+  });
+});
+
+describe('csvCell', () => {
+  it('leaves plain text alone and quotes what RFC 4180 says to', () => {
+    expect(csvCell('abc')).toBe('abc');
+    expect(csvCell('a\nb')).toBe('"a\nb"');
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { isLeadPagePath } from './admin-paths';
+import { isPagePath } from './page-paths';
+
+describe('a lead page path (issue 26)', () => {
+  it('is /admin/leads/{one segment} or /admin/api-leads/{one segment}, served as a page', () => {
+    for (const path of ['/admin/leads/3f2b8c1e-0000-4000-8000-000000000000', '/admin/api-leads/x']) {
+      expect(isLeadPagePath(path)).toBe(true);
+      expect(isPagePath(path)).toBe(true);
+      expect(isPagePath(`${path}/`)).toBe(true);
+    }
+    expect(isPagePath('/admin/leads')).toBe(true);
+  });
+
+  it('is nothing else: sign-in never sends the admin anywhere else (no open redirect)', () => {
+    for (const path of [
+      '/admin/leads/',
+      '/admin/leads/a/b',
+      '//evil.example/admin/leads/x',
+      'https://evil.example/admin/leads/x',
+      '/admin/analytics/x',
+      '/admin/leadsx/y',
+    ]) {
+      expect(isLeadPagePath(path), path).toBe(false);
+    }
+    expect(isPagePath('/admin/leads/a/b')).toBe(false);
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { AnalyticsSummary } from './analytics.schema';
+import { analyticsCsv, analyticsCsvName, csvField } from './analytics-csv';
+
+const period = { pageViews: 0, clicks: 0, surveyStarts: 0, countries: 0, visitors: 0, visits: 0 };
+const summary: AnalyticsSummary = {
+  totalPageViews: 3,
+  totalClicks: 1,
+  totalSurveyStarts: 1,
+  uniqueCountries: 1,
+  topCountries: [{ country: 'US', count: 3 }],
+  topReferrers: [{ referrer: '=HYPERLINK("http://evil")', count: 1 }],
+  dailyViews: [{ date: '2026-11-20', views: 3, clicks: 1, surveyStarts: 1 }],
+  totalVisitors: 2,
+  totalVisits: 2,
+  comparison: {
+    startDate: '2026-11-20',
+    endDate: '2026-11-20',
+    previousStartDate: '2026-11-19',
+    previousEndDate: '2026-11-19',
+    current: period,
+    previous: period,
+  },
+  funnel: [
+    { step: 'page_view', count: 2 },
+    { step: 'survey_started', count: 1 },
+    { step: 'form_submitted', count: 1 },
+    { step: 'lead_stored', count: 1 },
+    { step: 'beneficiary_answered', count: 0 },
+    { step: 'state_site_click', count: 0 },
+  ],
+  sources: [
+    {
+      channel: 'Paid Search',
+      source: 'google',
+      campaign: 'spring, "sale"',
+      visitors: 2,
+      visits: 2,
+      surveyStarts: 1,
+      leads: 3,
+      leadVisits: 1,
+      leadsWithoutVisit: 2,
+      consentingLeads: 3,
+      consentRate: 100,
+      conversionRate: 50,
+    },
+  ],
+  leadsWithoutVisit: 2,
+  deviceTypes: [{ name: 'mobile', count: 2 }],
+  browsers: [{ name: 'Safari', count: 2 }],
+  operatingSystems: [{ name: 'iOS', count: 2 }],
+};
+
+describe('analytics CSV (issue 26)', () => {
+  it('holds what the dashboard shows for its filters, one value a line', () => {
+    const csv = analyticsCsv(
+      summary,
+      { startDate: '2026-11-20', country: 'US', eventType: 'all' },
+      'America/New_York',
+    );
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('section,name,metric,value');
+    expect(lines).toContain('filter,timeZone,,America/New_York');
+    expect(lines).toContain('filter,startDate,,2026-11-20');
+    expect(lines).toContain('filter,country,,US');
+    expect(lines.some((l) => l.startsWith('filter,eventType'))).toBe(false);
+    expect(lines).toContain('summary,Total Page Views,count,3');
+    expect(lines).toContain('daily,2026-11-20,views,3');
+    expect(lines).toContain('funnel,Lead stored,visits,1');
+    expect(lines).toContain('funnel,Leads without a tracked visit,leads,2');
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",conversionRate,50');
+    expect(lines).toContain('deviceType,mobile,visits,2');
+    expect(lines).toContain('browser,Safari,visits,2');
+    expect(lines).toContain('os,iOS,visits,2');
+  });
+
+  it('never lets a spreadsheet run a value as a formula', () => {
+    expect(csvField('=HYPERLINK("http://evil")')).toBe(`"'=HYPERLINK(""http://evil"")"`);
+    expect(csvField('-1+1')).toBe("'-1+1");
+    expect(csvField(-1)).toBe('-1');
+    expect(analyticsCsv(summary, {}, 'UTC')).toContain(`referrer,"'=HYPERLINK(""http://evil"")",visits,1`);
+  });
+
+  it('names the file after the range, or today', () => {
+    expect(analyticsCsvName({}, '2026-11-25')).toBe('analytics-2026-11-25.csv');
+    expect(analyticsCsvName({ startDate: '2026-11-01', endDate: '2026-11-07' }, '2026-11-25')).toBe(
+      'analytics-2026-11-01_2026-11-07.csv',
+    );
+  });
+});

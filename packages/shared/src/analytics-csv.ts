@@ -1,0 +1,69 @@
+import type { AnalyticsSummary } from './analytics.schema';
+import { ANALYTICS_TEXTS, FUNNEL_LABELS } from './analytics-dashboard';
+import type { AnalyticsQueryInput } from './analytics-query.schema';
+
+// "Download CSV" of the analytics dashboard (issue 26): what the page shows for its current filters and
+// range, as one long table (section, name, metric, value) that any spreadsheet pivots. Built from the
+// answer the page already holds, so the file always matches the screen.
+
+/** One field: quoted when needed; a leading = + - @ (or tab/CR) is defused so a spreadsheet never runs it. */
+export function csvField(value: string | number): string {
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+type Row = [section: string, name: string, metric: string, value: string | number];
+
+export function analyticsCsv(summary: AnalyticsSummary, query: AnalyticsQueryInput, zone: string): string {
+  const rows: Row[] = [];
+  const filters = Object.entries(query).filter(([, v]) => v !== undefined && v !== '' && v !== 'all');
+  rows.push(['filter', 'timeZone', '', zone]);
+  for (const [key, value] of filters) rows.push(['filter', key, '', String(value)]);
+  const C = ANALYTICS_TEXTS.cards;
+  rows.push(
+    ['summary', C.pageViews.title, 'count', summary.totalPageViews],
+    ['summary', C.clicks.title, 'count', summary.totalClicks],
+    ['summary', C.surveyStarts.title, 'count', summary.totalSurveyStarts],
+    ['summary', C.countries.title, 'count', summary.uniqueCountries],
+    ['summary', ANALYTICS_TEXTS.visitorCards.visitors.title, 'count', summary.totalVisitors],
+    ['summary', ANALYTICS_TEXTS.visitorCards.visits.title, 'count', summary.totalVisits],
+  );
+  for (const d of summary.dailyViews) {
+    rows.push(
+      ['daily', d.date, 'views', d.views],
+      ['daily', d.date, 'clicks', d.clicks],
+      ['daily', d.date, 'surveyStarts', d.surveyStarts],
+    );
+  }
+  for (const f of summary.funnel) rows.push(['funnel', FUNNEL_LABELS[f.step], 'visits', f.count]);
+  rows.push(['funnel', 'Leads without a tracked visit', 'leads', summary.leadsWithoutVisit]);
+  for (const s of summary.sources) {
+    const name = [s.channel, s.source, s.campaign].join(' / ');
+    rows.push(
+      ['source', name, 'visitors', s.visitors],
+      ['source', name, 'visits', s.visits],
+      ['source', name, 'surveyStarts', s.surveyStarts],
+      ['source', name, 'leads', s.leads],
+      ['source', name, 'leadVisits', s.leadVisits],
+      ['source', name, 'leadsWithoutVisit', s.leadsWithoutVisit],
+      ['source', name, 'consentingLeads', s.consentingLeads],
+      ['source', name, 'consentRate', s.consentRate ?? ''],
+      ['source', name, 'conversionRate', s.conversionRate ?? ''],
+    );
+  }
+  for (const c of summary.topCountries) rows.push(['country', c.country, 'events', c.count]);
+  for (const r of summary.topReferrers) rows.push(['referrer', r.referrer, 'visits', r.count]);
+  for (const d of summary.deviceTypes) rows.push(['deviceType', d.name, 'visits', d.count]);
+  for (const b of summary.browsers) rows.push(['browser', b.name, 'visits', b.count]);
+  for (const o of summary.operatingSystems) rows.push(['os', o.name, 'visits', o.count]);
+  const lines = [['section', 'name', 'metric', 'value'], ...rows].map((r) => r.map(csvField).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** The file's name: the applied range, else today's date (in TIME_ZONE). */
+export function analyticsCsvName(query: AnalyticsQueryInput, today: string): string {
+  const range =
+    query.startDate || query.endDate ? `${query.startDate ?? 'start'}_${query.endDate ?? today}` : today;
+  return `analytics-${range}.csv`;
+}
