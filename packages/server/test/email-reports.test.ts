@@ -147,6 +147,22 @@ describe('the admin e-mail settings and the test e-mail', () => {
   });
 });
 
+describe('limits and the audit log', () => {
+  it('five test e-mails per admin in 10 minutes, then 429 with Retry-After; each one and each change audited', async () => {
+    await t.app.db.pool.query("delete from rate_limit_bucket where key like 'test-email:%'");
+    for (let i = 0; i < 5; i++) expect((await sendTest(aliceCookies)).statusCode).toBe(200);
+    const limited = await sendTest(aliceCookies);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(sink.inbox).toHaveLength(5);
+    const { rows } = await t.app.db.pool.query<{ action: string; actor: string }>(
+      `select action, actor from audit_log where action in ('admin.test_email_sent', 'admin.email_settings_changed')`,
+    );
+    expect(rows.filter((r) => r.action === 'admin.test_email_sent' && r.actor === 'alice').length).toBe(6);
+    expect(rows.some((r) => r.action === 'admin.email_settings_changed' && r.actor === 'alice')).toBe(true);
+  });
+});
+
 describe('summaries', () => {
   // Tuesday 2026-11-24 in New York (EST, UTC-5); the report runs Wednesday at 09:00 EST = 14:00 UTC.
   const onTuesday = (hour: number) => new Date(Date.UTC(2026, 10, 24, hour + 5, 30));
@@ -252,7 +268,7 @@ describe('alerts', () => {
         now,
       ),
       replica.emailReports.alerts.endpointDisabled(
-        { url: 'https://other.example.com/', reason: 'failing for 5 days' },
+        { url: 'https://other.example.com/<x>', reason: 'failing for 5 days' },
         now,
       ),
     ]);

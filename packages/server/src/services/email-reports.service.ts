@@ -2,6 +2,7 @@ import type { EmailSettings, EmailSettingsInput } from '@uf/shared/email-reports
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
 import { AppError } from '../errors';
+import { recordAudit } from './audit.service';
 import {
   type Email,
   formatRate,
@@ -13,6 +14,7 @@ import {
 import { businessHoursBetween, type DueReport, dueReports, isBusinessTime } from './email-schedule';
 import { MailError, type Mailer } from './mailer';
 import { periodicJob } from './periodic-job';
+import { hitRateLimit } from './rate-limit.service';
 
 // E-mail reports and alerts (issue 24, ADR 063). Several replicas may run the scheduler at the same
 // moment: a report is claimed by inserting (rule, period) into email_report_sent — on conflict nothing —
@@ -36,6 +38,11 @@ const OPT_IN_COLUMN = {
 };
 
 const TOP = 5;
+/** Test e-mails per admin: enough to fix a setting and try again, not a way to flood an inbox. */
+export const TEST_EMAIL_LIMIT = { perAdmin: 5, windowSeconds: 600 };
+
+/** The signed-in admin a settings call is for (audit: who, from where). */
+export type ActingAdmin = { id: string; username: string; ip: string };
 
 /** The lead sections of a summary: leads by kind, consent rate, top sources and states, opt-outs. */
 export const leadSummarySections: SummarySectionSource[] = [
@@ -247,7 +254,8 @@ export function createEmailReports(deps: EmailReportsDeps) {
       },
     },
     /** The Account page's "Send test e-mail": to the signed-in admin's address, now. */
-    async sendTest(adminId: string) {
+    async sendTest(admin: ActingAdmin, onLimited?: (retryAfterSeconds: number) => void) {
+      const adminId = admin.id;
       if (!mailer.configured) {
         throw new AppError(
           ERROR_CODES.validation,
@@ -258,21 +266,39 @@ export function createEmailReports(deps: EmailReportsDeps) {
         'select email, username from admin_user where id = $1',
         [adminId],
       );
-      const admin = rows[0];
-      if (!admin?.email) {
+      const to = rows[0]?.email;
+      if (!to) {
         throw new AppError(
           ERROR_CODES.validation,
           'Add your e-mail address first, then send a test e-mail.',
           [{ field: 'email', message: 'Add your e-mail address first' }],
         );
       }
+      const hit = await hitRateLimit(
+        pool,
+        `test-email:${adminId}`,
+        TEST_EMAIL_LIMIT.perAdmin,
+        TEST_EMAIL_LIMIT.windowSeconds,
+      );
+      if (!hit.allowed) {
+        onLimited?.(hit.retryAfterSeconds);
+        throw new AppError(
+          ERROR_CODES.rateLimited,
+          'Too many test e-mails. Please try again in a few minutes.',
+        );
+      }
       try {
-        await mailer.send(admin.email, renderTestEmail({ username: admin.username }));
+        await mailer.send(to, renderTestEmail({ username: admin.username }));
       } catch (err) {
         if (err instanceof MailError) throw new AppError(ERROR_CODES.unprocessable, err.message);
         throw err;
       }
-      return { ok: true as const, to: admin.email };
+      await recordAudit(pool, {
+        actor: admin.username,
+        action: 'admin.test_email_sent',
+        ipAddress: admin.ip,
+      });
+      return { ok: true as const, to };
     },
     async settings(adminId: string): Promise<EmailSettings> {
       const { rows } = await pool.query<{
@@ -295,12 +321,24 @@ export function createEmailReports(deps: EmailReportsDeps) {
         configured: mailer.configured,
       };
     },
-    async updateSettings(adminId: string, input: EmailSettingsInput): Promise<EmailSettings> {
+    async updateSettings(admin: ActingAdmin, input: EmailSettingsInput): Promise<EmailSettings> {
+      const adminId = admin.id;
       await pool.query(
         `update admin_user set email = $2, email_daily_summary = $3, email_weekly_summary = $4,
            email_alerts = $5, updated_at = now() where id = $1`,
         [adminId, input.email || null, input.dailySummary, input.weeklySummary, input.alerts],
       );
+      await recordAudit(pool, {
+        actor: admin.username,
+        action: 'admin.email_settings_changed',
+        detail: {
+          hasEmail: input.email !== '',
+          dailySummary: input.dailySummary,
+          weeklySummary: input.weeklySummary,
+          alerts: input.alerts,
+        },
+        ipAddress: admin.ip,
+      });
       return { ...input, configured: mailer.configured };
     },
     /** Runs the scheduler every minute (only when SMTP_URL is set). */

@@ -35,6 +35,12 @@ const deps = (ctx: Context & { admin: SignedInAdmin }): AccountDeps => ({
   requireTwoFactor: ctx.config.adminRequireTwoFactor,
 });
 
+const acting = (ctx: Context & { admin: SignedInAdmin }) => ({
+  id: ctx.admin.id,
+  username: ctx.admin.username,
+  ip: ctx.req.ip,
+});
+
 export function createAdminAccountRouter() {
   return router({
     twoFactor: enrollingAdminProcedure
@@ -76,9 +82,13 @@ export function createAdminAccountRouter() {
     updateEmailSettings: adminProcedure
       .meta(restAt('PATCH', '/api/admin/me/email'))
       .input(emailSettingsSchema)
-      .mutation(({ ctx, input }) => ctx.services.emailReports.updateSettings(ctx.admin.id, input)),
+      .mutation(({ ctx, input }) => ctx.services.emailReports.updateSettings(acting(ctx), input)),
     sendTestEmail: adminProcedure
       .meta(restAt('POST', '/api/admin/me/email/test'))
-      .mutation(({ ctx }) => ctx.services.emailReports.sendTest(ctx.admin.id)),
+      .mutation(({ ctx }) =>
+        ctx.services.emailReports.sendTest(acting(ctx), (seconds) =>
+          ctx.reply.header('retry-after', String(seconds)),
+        ),
+      ),
   });
 }
