@@ -260,13 +260,16 @@ function EmailSection() {
     validate: schemaResolver(emailSettingsSchema, { sync: true }),
   });
   const loaded = current.data;
+  // Filled from the first answer only: a refetch (window focus) must not overwrite what is being typed.
+  const [filled, setFilled] = useState(false);
   useEffect(() => {
-    if (loaded) {
+    if (loaded && !filled) {
       const { configured: _configured, ...values } = loaded;
       form.setValues(values);
       form.resetDirty(values);
+      setFilled(true);
     }
-  }, [loaded]);
+  }, [loaded, filled, form]);
   const fieldErrorsOf = (err: unknown) => {
     const app = appErrorOf(err);
     if (!app?.fieldErrors) return false;
