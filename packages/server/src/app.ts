@@ -44,6 +44,8 @@ declare module 'fastify' {
     readonly draining: boolean;
     /** Writes out log lines still queued (the log destination is asynchronous). */
     flushLogs(): void;
+    /** E-mail reports and alerts (ADR 063): what other features call, and tests drive with their clock. */
+    emailReports: import('./services/email-reports.service').EmailReports;
   }
 }
 
@@ -105,6 +107,10 @@ export type BuildOptions = {
   embedded?: EmbeddedDatabase;
   /** Where log lines go instead of standard output (tests that read the logs). */
   logStream?: import('pino').DestinationStream;
+  /** The clock of the e-mail scheduler (tests set the time instead of waiting for 09:00). */
+  clock?: () => Date;
+  /** false: the e-mail scheduler does not run by itself (tests call app.emailReports.runDue). */
+  emailScheduler?: boolean;
 };
 
 const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -226,13 +232,23 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     config,
     options.embedded ? { kind: 'embedded', pool: db.pool } : { kind: 'postgres', url: options.databaseUrl },
     metrics,
+    { clock: options.clock, warn: (msg, detail) => app.log.warn(detail ?? {}, msg) },
   );
+  app.decorate('emailReports', services.emailReports);
   // Registered after the database's hook, so it runs first (LIFO): queued analytics events, lead
   // submissions and partner leads are written before the pool closes.
   app.addHook('onClose', async () => {
-    await Promise.all([services.analytics.close(), services.leads.close(), services.partnerLeads.close()]);
+    await Promise.all([
+      services.analytics.close(),
+      services.leads.close(),
+      services.partnerLeads.close(),
+      services.emailReports.close(),
+    ]);
   });
   services.analytics.startUpkeep((err) => app.log.warn({ err }, 'analytics upkeep run failed'));
+  if (options.emailScheduler !== false) {
+    services.emailReports.start((err) => app.log.warn({ err }, 'e-mail reports run failed'));
+  }
   const operations = createOperations({ supportEmail: config.supportEmail });
   const appRouter = createAppRouter({ supportEmail: config.supportEmail }, operations);
   const createContext = createContextFactory(config, services);

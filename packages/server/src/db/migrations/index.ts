@@ -14,6 +14,7 @@ import { Migration20261125100000_lead_retry_key } from './Migration2026112510000
 import { Migration20261126100000_admin_two_factor } from './Migration20261126100000_admin_two_factor';
 import { Migration20261127100000_visit_funnel_devices } from './Migration20261127100000_visit_funnel_devices';
 import { Migration20261127150000_analytics_rollup_deltas } from './Migration20261127150000_analytics_rollup_deltas';
+import { Migration20261127500000_email_reports } from './Migration20261127500000_email_reports';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -47,4 +48,5 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261127150000_analytics_rollup_deltas',
     class: Migration20261127150000_analytics_rollup_deltas,
   },
+  { name: 'Migration20261127500000_email_reports', class: Migration20261127500000_email_reports },
 ];
