@@ -25,6 +25,7 @@ import { adminStreamRoutes } from './rest/admin-stream-routes';
 import { registerRestRoutes } from './rest/rest-adapter';
 import { restRoutesOf } from './rest/rest-routes';
 import { createServices } from './services/index';
+import { failedDeliveriesSection } from './services/webhook.service';
 import { startWebhookWorker } from './services/webhook-worker';
 import { createContextFactory } from './trpc/context';
 import { createInvoker } from './trpc/procedures';
@@ -45,6 +46,8 @@ declare module 'fastify' {
     readonly draining: boolean;
     /** Writes out log lines still queued (the log destination is asynchronous). */
     flushLogs(): void;
+    /** E-mail reports and alerts (ADR 063): what other features call, and tests drive with their clock. */
+    emailReports: import('./services/email-reports.service').EmailReports;
   }
 }
 
@@ -106,6 +109,10 @@ export type BuildOptions = {
   embedded?: EmbeddedDatabase;
   /** Where log lines go instead of standard output (tests that read the logs). */
   logStream?: import('pino').DestinationStream;
+  /** The clock of the e-mail scheduler (tests set the time instead of waiting for 09:00). */
+  clock?: () => Date;
+  /** false: the e-mail scheduler does not run by itself (tests call app.emailReports.runDue). */
+  emailScheduler?: boolean;
 };
 
 const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -227,13 +234,25 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     config,
     options.embedded ? { kind: 'embedded', pool: db.pool } : { kind: 'postgres', url: options.databaseUrl },
     metrics,
+    { clock: options.clock, warn: (msg, detail) => app.log.warn(detail ?? {}, msg) },
   );
+  app.decorate('emailReports', services.emailReports);
   // Registered after the database's hook, so it runs first (LIFO): queued analytics events, lead
   // submissions and partner leads are written before the pool closes.
   app.addHook('onClose', async () => {
-    await Promise.all([services.analytics.close(), services.leads.close(), services.partnerLeads.close()]);
+    await Promise.all([
+      services.analytics.close(),
+      services.leads.close(),
+      services.partnerLeads.close(),
+      services.emailReports.close(),
+    ]);
   });
   services.analytics.startUpkeep((err) => app.log.warn({ err }, 'analytics upkeep run failed'));
+  // The e-mail summaries count the failed webhook deliveries of their period (ADR 062, ADR 063).
+  services.emailReports.addSummarySection(failedDeliveriesSection);
+  if (options.emailScheduler !== false) {
+    services.emailReports.start((err) => app.log.warn({ err }, 'e-mail reports run failed'));
+  }
   // Webhook deliveries (ADR 062): every replica runs the job queue's workers, unless
   // WEBHOOKS_CONCURRENCY=0 leaves them to other replicas.
   const webhookWorker =
@@ -249,6 +268,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
           delivery: {
             allowPrivateUrls: config.webhooksAllowPrivateUrls,
             retrySchedule: config.webhooksRetrySchedule,
+            // The admins who opted in to alerts hear of it (ADR 063); never throws.
+            onEndpointDisabled: (endpoint) => services.emailReports.alerts.endpointDisabled(endpoint),
             onError: (err) => app.log.warn({ err }, 'webhook upkeep failed'),
           },
           log: (level, message) =>

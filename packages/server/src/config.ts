@@ -125,6 +125,30 @@ const envSchema = z.object({
     .trim()
     .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 currency code such as USD')
     .default('USD'),
+  // E-mail reports and alerts (issue 24, ADR 063). The URL carries the SMTP credentials: a bad value is
+  // reported without echoing it.
+  SMTP_URL: z
+    .string()
+    .refine(
+      (v) => /^smtps?:\/\/[^/\s]+/.test(v),
+      'must be an smtp:// or smtps:// URL such as smtps://user:pass@smtp.example.com:465',
+    )
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .max(300)
+    .refine(
+      (v) => /^[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>$/.test(v) || /^[^\s@<>]+@[^\s@<>]+$/.test(v),
+      'must be an e-mail address, or a name and address such as Lead reports <reports@example.com>',
+    )
+    .optional(),
+  ALERT_NO_LEADS_HOURS: z.coerce
+    .number({ error: 'must be a number of business hours' })
+    .int('must be a whole number of business hours')
+    .min(1, 'must be at least 1')
+    .max(400, 'must be at most 400')
+    .default(4),
   WEBHOOKS_ALLOW_PRIVATE_URLS: boolFlag.default(false),
   // Seconds between a webhook delivery's attempts after the first (ADR 062): Standard Webhooks' schedule.
   WEBHOOKS_RETRY_SCHEDULE: z
@@ -191,6 +215,8 @@ export type AppConfig = {
   analyticsRetentionDays: number;
   /** What the offline conversion files (Google Ads, Microsoft Advertising) say of each lead. */
   adsConversion: { name: string; value: string; currency: string };
+  /** E-mail reports and alerts (ADR 063): SMTP_URL unset means no mail at all. */
+  mail: { smtpUrl: string | undefined; from: string; alertNoLeadsHours: number };
   /** Also allow http:// and loopback/private addresses for webhook endpoints (local receivers, tests). */
   webhooksAllowPrivateUrls: boolean;
   /** Seconds to wait before each retry of a failed webhook delivery (its length is the number of retries). */
@@ -266,6 +292,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       name: e.ADS_CONVERSION_NAME,
       value: e.ADS_CONVERSION_VALUE ?? '',
       currency: e.ADS_CONVERSION_CURRENCY,
+    },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? e.SUPPORT_EMAIL,
+      alertNoLeadsHours: e.ALERT_NO_LEADS_HOURS,
     },
     webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
     webhooksRetrySchedule: e.WEBHOOKS_RETRY_SCHEDULE.split(',').map(Number),

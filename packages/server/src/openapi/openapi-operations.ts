@@ -11,6 +11,7 @@ import { CHANNELS } from '@uf/shared/channel';
 import { consentEvidenceShape, TRUSTEDFORM_CERT_PATTERN } from '@uf/shared/consent-evidence.schema';
 import { ANALYTICS_EVENT_TYPES, BENEFICIARY_VALUES } from '@uf/shared/constants';
 import { dataRequestSchema } from '@uf/shared/data-request.schema';
+import { emailSettingsSchema } from '@uf/shared/email-reports.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import {
   beneficiarySchema,
@@ -62,6 +63,14 @@ export type OperationDoc = {
   /** Errors are RFC 9457 problem+json (partner API) instead of the site's {error, message}. */
   problem?: boolean;
 };
+
+const emailSettingsDoc = object({
+  email: str("The admin's address; empty when none"),
+  dailySummary: bool(),
+  weeklySummary: bool(),
+  alerts: bool(),
+  configured: bool('SMTP_URL is set: the server can send e-mail'),
+});
 
 const SPEC_FIELD_RULES = {
   zipCode: { pattern: ZIP_PATTERN.source, description: '5 digits or ZIP+4 (12345-6789)' },
@@ -652,6 +661,37 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Admin',
     summary: 'End all my other sessions',
     responses: { '200': json('Ended', object({ ended: int() })) },
+  },
+  'adminAccount.emailSettings': {
+    tag: 'Admin',
+    summary: 'My e-mail reports and alerts',
+    description:
+      "The signed-in admin's address and opt-ins (daily summary, weekly summary, alerts), and whether the server can send e-mail at all (`configured`: SMTP_URL is set). ADR 063.",
+    responses: { '200': json('Settings', emailSettingsDoc) },
+  },
+  'adminAccount.updateEmailSettings': {
+    tag: 'Admin',
+    summary: 'Change my e-mail reports and alerts',
+    description:
+      'Summaries go out at 09:00 in TIME_ZONE for the day (daily) or the Monday-to-Sunday week (weekly, on Mondays) before; alerts (no lead for ALERT_NO_LEADS_HOURS business hours, a webhook endpoint disabled) at most once per rule per 12 hours. An empty `email` removes the address; opting in needs one.',
+    body: { schema: inputSchema(emailSettingsSchema) },
+    responses: {
+      '200': json('Saved', emailSettingsDoc),
+      '400': json('Not an e-mail address, or an opt-in without one (field `email`)', ref('Error')),
+    },
+  },
+  'adminAccount.sendTestEmail': {
+    tag: 'Admin',
+    summary: 'Send me a test e-mail',
+    description: "Sends a test message to the signed-in admin's address now, over SMTP_URL.",
+    responses: {
+      '200': json('Accepted by the mail server', object({ ok: bool(), to: str('The address it went to') })),
+      '400': json('E-mail is not configured on this server, or the admin has no address', ref('Error')),
+      '422': json(
+        'The mail server could not be reached or refused the message (the message says which)',
+        ref('Error'),
+      ),
+    },
   },
   'GET /api/admin/leads': {
     tag: 'Admin',

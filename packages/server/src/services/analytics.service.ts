@@ -6,45 +6,13 @@ import type { Metrics } from '../metrics';
 import { createAnalyticsIngester } from './analytics-ingest.service';
 import { getAnalyticsSummary, purgeExpiredEvents } from './analytics-report.service';
 import { type CountryLookup, createCountryLookup } from './country-lookup';
+import { periodicJob } from './periodic-job';
 
 // Visitor analytics as the rest of the app sees it: ingestion (group commit), the dashboard summary,
 // and its upkeep: retention of raw events, and folding the lead rollups' delta rows (ADR 055). One
 // instance per app; close() runs on shutdown (app onClose hook).
 
 const MINUTE_MS = 60 * 1000;
-
-/** A task run after `firstMs`, then every `everyMs`, never twice at once; a failed run is reported and
- * the next one tries again (nothing depends on it meanwhile). */
-function periodicJob(task: () => Promise<unknown>, firstMs: number, everyMs: number) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let reportError: (err: unknown) => void = () => {};
-  const run = () => {
-    running ??= task()
-      .catch((err: unknown) => reportError(err))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  return {
-    run,
-    start(onError: (err: unknown) => void) {
-      reportError = onError;
-      timer = setTimeout(() => {
-        void run();
-        timer = setInterval(() => void run(), everyMs);
-        timer.unref();
-      }, firstMs);
-      timer.unref();
-    },
-    async stop() {
-      clearTimeout(timer);
-      clearInterval(timer);
-      await running;
-    },
-  };
-}
 
 export function createAnalyticsService(options: {
   db: Database;

@@ -15,6 +15,8 @@ export type AuditAction =
   | 'admin.password_changed'
   | 'admin.password_reset'
   | 'admin.session_ended'
+  | 'admin.email_settings_changed'
+  | 'admin.test_email_sent'
   | 'leads.export'
   | 'leads.export_conversions'
   | 'leads.delete'

@@ -3,7 +3,9 @@ import type { Database } from '../db/database';
 import type { Metrics } from '../metrics';
 import { type AnalyticsService, createAnalyticsService } from './analytics.service';
 import type { BackupSource } from './backup.service';
+import { createEmailReports, type EmailReports } from './email-reports.service';
 import { createLeadSubmitter, type LeadSubmitter } from './lead.service';
+import { createMailer } from './mailer';
 import { createPartnerLeadWriter, type PartnerLeadWriter } from './partner-lead.service';
 
 /** What procedures reach through the context: the database handles and the config. */
@@ -18,6 +20,8 @@ export type Services = {
   leads: LeadSubmitter;
   /** Partner API leads: group commit with the idempotency and duplicate rules. */
   partnerLeads: PartnerLeadWriter;
+  /** E-mail reports and alerts over SMTP (ADR 063): the scheduler, the alerts other features raise. */
+  emailReports: EmailReports;
   /** A fresh entity manager per unit of work (MikroORM's identity map must not be shared). */
   em(): ReturnType<Database['orm']['em']['fork']>;
 };
@@ -27,6 +31,7 @@ export function createServices(
   config: AppConfig,
   backupSource: BackupSource,
   metrics: Metrics,
+  options: { clock?: () => Date; warn?: (msg: string, detail?: object) => void } = {},
 ): Services {
   return {
     db,
@@ -35,6 +40,14 @@ export function createServices(
     analytics: createAnalyticsService({ db, config, metrics }),
     leads: createLeadSubmitter(db.pool),
     partnerLeads: createPartnerLeadWriter(db.pool),
+    emailReports: createEmailReports({
+      pool: db.pool,
+      mailer: createMailer(config.mail.smtpUrl, config.mail.from),
+      timeZone: config.timeZone,
+      alertNoLeadsHours: config.mail.alertNoLeadsHours,
+      clock: options.clock ?? (() => new Date()),
+      warn: options.warn ?? (() => {}),
+    }),
     em: () => db.orm.em.fork(),
   };
 }

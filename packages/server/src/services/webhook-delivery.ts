@@ -28,6 +28,8 @@ export type DeliveryOptions = {
   retrySchedule: readonly number[];
   timeoutMs?: number;
   onError?(err: unknown): void;
+  /** An endpoint was just disabled (410, failing for days): tell the admins. Must not throw. */
+  onEndpointDisabled?(endpoint: { url: string; reason: string }): Promise<unknown> | undefined;
 };
 
 /** What a lead's stored columns say about where its visit came from; click ids join here as columns. */
@@ -295,7 +297,7 @@ export async function runDeliveryAttempt(pool: Pool, id: string, options: Delive
           })
         : await write(pool);
     if (wasAttempt && d.enabled && ep[0] && !ep[0].enabled) {
-      // The admins are told through the audit log (the e-mail alert is issue 24's part 6).
+      // The admins are told: the audit log, and an e-mail to those who opted in to alerts (ADR 063).
       await recordAudit(pool, {
         actor: 'system',
         action: 'webhooks.disabled',
@@ -305,6 +307,13 @@ export async function runDeliveryAttempt(pool: Pool, id: string, options: Delive
           status: result?.status ?? null,
           error: result?.error ?? null,
         },
+      });
+      await options.onEndpointDisabled?.({
+        url: d.url,
+        reason:
+          result?.status === 410
+            ? 'The receiver answered 410 Gone'
+            : `Its deliveries have failed for ${DISABLE_AFTER_FAILING_DAYS} days`,
       });
     }
   };

@@ -12,6 +12,7 @@ import type { Pool } from 'pg';
 import { AppError } from '../errors';
 import type { Actor } from './admin-leads.service';
 import { recordAudit } from './audit.service';
+import type { SummarySectionSource } from './email-reports.service';
 import { inTransaction } from './pg-transaction';
 import { newWebhookSecret } from './webhook-signing';
 import { webhookUrlProblem } from './webhook-url';
@@ -336,3 +337,20 @@ export async function resendFailed(pool: Pool, endpointId: string, since: string
   });
   return { requeued: ids.length };
 }
+
+/** The e-mail summaries' webhook section (ADR 063): deliveries that failed for good in the period. */
+export const failedDeliveriesSection: SummarySectionSource = async (pool, { from, to }) => {
+  const { rows } = await pool.query<{ failed: number; endpoints: number }>(
+    `select count(*)::int as failed, count(distinct endpoint_id)::int as endpoints from webhook_delivery
+     where state = 'failed' and updated_at >= $1 and updated_at < $2`,
+    [from, to],
+  );
+  const r = rows[0] ?? { failed: 0, endpoints: 0 };
+  return {
+    title: 'Webhook deliveries',
+    rows: [
+      { label: 'Failed', value: r.failed.toLocaleString('en-US') },
+      { label: 'Endpoints with failures', value: r.endpoints.toLocaleString('en-US') },
+    ],
+  };
+};

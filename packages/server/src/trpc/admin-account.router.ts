@@ -4,6 +4,7 @@ import {
   disableTotpSchema,
   sessionIdSchema,
 } from '@uf/shared/admin.schema';
+import { emailSettingsSchema } from '@uf/shared/email-reports.schema';
 import * as z from 'zod/mini';
 import type { SignedInAdmin } from '../plugins/admin-guard';
 import {
@@ -32,6 +33,12 @@ const deps = (ctx: Context & { admin: SignedInAdmin }): AccountDeps => ({
   admin: ctx.admin,
   scryptLogN: ctx.config.adminPasswordScryptLogN,
   requireTwoFactor: ctx.config.adminRequireTwoFactor,
+});
+
+const acting = (ctx: Context & { admin: SignedInAdmin }) => ({
+  id: ctx.admin.id,
+  username: ctx.admin.username,
+  ip: ctx.req.ip,
 });
 
 export function createAdminAccountRouter() {
@@ -68,5 +75,20 @@ export function createAdminAccountRouter() {
     endOtherSessions: adminProcedure
       .meta(restAt('POST', '/api/admin/me/sessions/revoke-others'))
       .mutation(({ ctx }) => endMyOtherSessions(deps(ctx))),
+    // E-mail reports and alerts (issue 24, ADR 063): the admin's address and opt-ins, and a test e-mail.
+    emailSettings: adminProcedure
+      .meta(restAt('GET', '/api/admin/me/email'))
+      .query(({ ctx }) => ctx.services.emailReports.settings(ctx.admin.id)),
+    updateEmailSettings: adminProcedure
+      .meta(restAt('PATCH', '/api/admin/me/email'))
+      .input(emailSettingsSchema)
+      .mutation(({ ctx, input }) => ctx.services.emailReports.updateSettings(acting(ctx), input)),
+    sendTestEmail: adminProcedure
+      .meta(restAt('POST', '/api/admin/me/email/test'))
+      .mutation(({ ctx }) =>
+        ctx.services.emailReports.sendTest(acting(ctx), (seconds) =>
+          ctx.reply.header('retry-after', String(seconds)),
+        ),
+      ),
   });
 }

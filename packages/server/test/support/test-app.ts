@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app';
+import { type BuildOptions, buildApp } from '../../src/app';
 import { type AppConfig, loadConfig } from '../../src/config';
 import { createTestDatabase, type TestDatabase } from './test-db';
 
@@ -12,7 +12,10 @@ export type TestApp = { app: FastifyInstance; db: TestDatabase; config: AppConfi
 export const TEST_SCRYPT_LOG_N = 14;
 
 /** A real app instance (migrated) on its own fresh database. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: Omit<BuildOptions, 'databaseUrl'> = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -20,7 +23,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ADMIN_PASSWORD_SCRYPT_LOG_N: String(TEST_SCRYPT_LOG_N),
     ...env,
   });
-  const app = await buildApp(config, { databaseUrl: db.url });
+  const app = await buildApp(config, { ...options, databaseUrl: db.url });
   await app.ready();
   return {
     app,

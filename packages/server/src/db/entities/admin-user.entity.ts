@@ -17,6 +17,11 @@ export const AdminUser = defineEntity({
     totpEnabledAt: p.datetime().nullable(),
     /** The last 30-second step whose code was accepted: a code is never accepted twice. */
     totpLastStep: p.integer().nullable(),
+    /** Where this admin's e-mail reports and alerts go (issue 24, ADR 063); null: none. */
+    email: p.text().nullable(),
+    emailDailySummary: p.boolean().default(false),
+    emailWeeklySummary: p.boolean().default(false),
+    emailAlerts: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -7,6 +7,7 @@ import { AppSecret } from './app-secret.entity';
 import { AuditLog } from './audit-log.entity';
 import { ConsentReceipt } from './consent-receipt.entity';
 import { ConsentText } from './consent-text.entity';
+import { EmailAlertSent, EmailReportSent } from './email-sent.entity';
 import { Partner, PartnerApiKey, PartnerIdempotency } from './partner.entity';
 import { RateLimitBucket } from './rate-limit-bucket.entity';
 import { Suppression } from './suppression.entity';
@@ -32,6 +33,8 @@ export const entities = [
   Partner,
   PartnerApiKey,
   PartnerIdempotency,
+  EmailReportSent,
+  EmailAlertSent,
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,

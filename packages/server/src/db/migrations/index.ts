@@ -15,6 +15,7 @@ import { Migration20261126100000_admin_two_factor } from './Migration20261126100
 import { Migration20261127100000_visit_funnel_devices } from './Migration20261127100000_visit_funnel_devices';
 import { Migration20261127150000_analytics_rollup_deltas } from './Migration20261127150000_analytics_rollup_deltas';
 import { Migration20261127300000_webhooks } from './Migration20261127300000_webhooks';
+import { Migration20261127500000_email_reports } from './Migration20261127500000_email_reports';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -48,5 +49,6 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261127150000_analytics_rollup_deltas',
     class: Migration20261127150000_analytics_rollup_deltas,
   },
+  { name: 'Migration20261127500000_email_reports', class: Migration20261127500000_email_reports },
   { name: 'Migration20261127300000_webhooks', class: Migration20261127300000_webhooks },
 ];

@@ -3,6 +3,7 @@ import {
   Badge,
   Button,
   Center,
+  Checkbox,
   Code,
   Container,
   Group,
@@ -20,8 +21,10 @@ import {
 import { schemaResolver, useForm } from '@mantine/form';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ChangePasswordInput, changePasswordSchema } from '@uf/shared/admin.schema';
+import { type EmailSettingsInput, emailSettingsSchema } from '@uf/shared/email-reports.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { useEffect, useState } from 'react';
+import { businessClock } from '../../business-clock';
 import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
@@ -245,6 +248,104 @@ function PasswordSection() {
   );
 }
 
+/** E-mail reports and alerts (issue 24, ADR 063): the admin's address, the opt-ins, a test e-mail. */
+function EmailSection() {
+  const utils = trpc.useUtils();
+  const current = trpc.adminAccount.emailSettings.useQuery(undefined, { staleTime: 0 });
+  const save = trpc.adminAccount.updateEmailSettings.useMutation();
+  const sendTest = trpc.adminAccount.sendTestEmail.useMutation();
+  const form = useForm<EmailSettingsInput>({
+    mode: 'controlled',
+    initialValues: { email: '', dailySummary: false, weeklySummary: false, alerts: false },
+    validate: schemaResolver(emailSettingsSchema, { sync: true }),
+  });
+  const loaded = current.data;
+  // Filled from the first answer only: a refetch (window focus) must not overwrite what is being typed.
+  const [filled, setFilled] = useState(false);
+  useEffect(() => {
+    if (loaded && !filled) {
+      const { configured: _configured, ...values } = loaded;
+      form.setValues(values);
+      form.resetDirty(values);
+      setFilled(true);
+    }
+  }, [loaded, filled, form]);
+  const fieldErrorsOf = (err: unknown) => {
+    const app = appErrorOf(err);
+    if (!app?.fieldErrors) return false;
+    form.setErrors(Object.fromEntries(app.fieldErrors.map((f) => [f.field, f.message])));
+    return true;
+  };
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync(values);
+      utils.adminAccount.emailSettings.setData(undefined, saved);
+      notifySuccess('E-mail settings saved');
+    } catch (err) {
+      if (!fieldErrorsOf(err)) notifyError('E-mail settings not saved', messageOf(err));
+    }
+  });
+  const test = async () => {
+    try {
+      const { to } = await sendTest.mutateAsync();
+      notifySuccess('Test e-mail sent', `Sent to ${to}`);
+    } catch (err) {
+      fieldErrorsOf(err);
+      notifyError('Test e-mail not sent', messageOf(err));
+    }
+  };
+  const zone = businessClock().zone;
+  return (
+    <Paper withBorder p="lg">
+      <form noValidate onSubmit={submit} aria-label="E-mail reports and alerts">
+        <Stack>
+          <Title order={2} size="h3">
+            E-mail reports and alerts
+          </Title>
+          {loaded && !loaded.configured && (
+            <Alert color="gray" title="E-mail is not configured" role="status">
+              This server has no mail server set (SMTP_URL): no report, alert or test e-mail can be sent. You
+              can still save your choices.
+            </Alert>
+          )}
+          <TextInput
+            label="E-mail address"
+            type="email"
+            autoComplete="email"
+            description="Where your reports and alerts go."
+            {...form.getInputProps('email')}
+          />
+          <Checkbox
+            label={`Daily summary (each day at 09:00 ${zone}, for the day before)`}
+            {...form.getInputProps('dailySummary', { type: 'checkbox' })}
+          />
+          <Checkbox
+            label={`Weekly summary (Mondays at 09:00 ${zone}, for the week before)`}
+            {...form.getInputProps('weeklySummary', { type: 'checkbox' })}
+          />
+          <Checkbox
+            label="Alerts (no lead for several business hours, a webhook endpoint disabled)"
+            {...form.getInputProps('alerts', { type: 'checkbox' })}
+          />
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              Save e-mail settings
+            </Button>
+            <Button
+              variant="default"
+              onClick={() => void test()}
+              loading={sendTest.isPending}
+              disabled={loaded ? !loaded.configured : false}
+            >
+              Send test e-mail
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
 function SessionsSection() {
   const utils = trpc.useUtils();
   const sessions = trpc.adminAccount.sessions.useQuery(undefined, { staleTime: 0 });
@@ -324,7 +425,10 @@ function SessionsSection() {
 }
 
 export function AccountPage() {
-  usePageMeta({ title: 'Account', description: 'Two-factor sign-in, password and sessions.' });
+  usePageMeta({
+    title: 'Account',
+    description: 'Two-factor sign-in, password, e-mail reports and sessions.',
+  });
   const navigate = useNavigate();
   const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
   const twoFactor = trpc.adminAccount.twoFactor.useQuery(undefined, { staleTime: 0 });
@@ -355,6 +459,7 @@ export function AccountPage() {
         <Text c="gray.7">Signed in as {session.data.username}</Text>
         <TwoFactorSection />
         {!enrolOnly && <PasswordSection />}
+        {!enrolOnly && <EmailSection />}
         {!enrolOnly && <SessionsSection />}
       </Stack>
     </Container>

@@ -14,6 +14,8 @@ const ACTION_LABELS: Record<string, string> = {
   'admin.password_changed': 'Changed password',
   'admin.password_reset': 'Password reset (CLI)',
   'admin.session_ended': 'Ended a session',
+  'admin.email_settings_changed': 'Changed e-mail reports',
+  'admin.test_email_sent': 'Sent a test e-mail',
   'leads.export': 'Exported leads',
   'leads.export_conversions': 'Exported ad conversions',
   'leads.delete': 'Deleted leads',
