@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/services/partner-key.service';
+import { failedDeliveriesSection } from '../src/services/webhook.service';
 import { seedAdmin, signIn } from './support/admin';
 import { leadBody } from './support/fixtures';
 import { partnerLeadBody, postPartnerLead } from './support/partner';
@@ -221,6 +222,12 @@ describe('delivery', () => {
     await submit(leadBody());
     await submit(leadBody());
     await waitForDeliveries(ep.id, 'failed', 2);
+    // The e-mail summaries count them (ADR 063's section list).
+    const section = await failedDeliveriesSection(t.app.db.pool, {
+      from: new Date(since),
+      to: new Date(Date.now() + 60_000),
+    });
+    expect(section.rows.find((r) => r.label === 'Failed')?.value).toBe('2');
     failing = false;
     const all = await api('POST', `/api/admin/webhooks/${ep.id}/deliveries/resend-failed`, { since });
     expect(all.json()).toEqual({ requeued: 2 });
