@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseHeaderAction } from './support/admin';
-import { launchBrowser, openPage } from './support/browser';
+import { launchBrowser, openPage, uniqueEmail } from './support/browser';
 
 // The Webhooks screen (issue 24): create an endpoint (its secret shown once), send a test message to a
 // receiver on 127.0.0.1, and see the delivery in the endpoint's log.
@@ -77,6 +77,38 @@ describe('admin webhooks', () => {
       'webhook-signature': String(message?.headers['webhook-signature']),
     }) as { type: string };
     expect(verified.type).toBe('webhook.test');
+
+    // A lead stored now goes to the endpoint, and its own page says so (issue 26: "its deliveries").
+    const submitted = await page.request.post('/api/submit-search', {
+      data: {
+        firstName: 'Hook',
+        lastName: `Page${Date.now()}`,
+        streetAddress: '1 Main St',
+        zipCode: '90210',
+        email: uniqueEmail('hook'),
+        phone: '(555) 123-4567',
+        birthMonth: '5',
+        birthDay: '17',
+        birthYear: '1970',
+        consentGiven: 'true',
+      },
+    });
+    expect(submitted.status()).toBe(200);
+    const { id } = (await submitted.json()) as { id: string };
+    await page.goto(`/admin/leads/${id}`);
+    await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
+    // The delivery is queued with the lead and sent at once; the page shows it once delivered.
+    const deliveryRow = page.getByRole('row').filter({ hasText: 'lead.created' }).filter({ hasText: url });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
+          return deliveryRow.filter({ hasText: 'delivered' }).count();
+        },
+        { timeout: 20_000, interval: 1_000 },
+      )
+      .toBe(1);
     await context.close();
   });
 });

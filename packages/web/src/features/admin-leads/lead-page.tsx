@@ -24,6 +24,7 @@ import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { LeadConsentReceipt } from './consent-receipt';
 import { deletionOf, LeadAuditTrail } from './lead-audit-trail';
 import { API_LEAD_COLUMNS, type LeadColumn, WEBSITE_LEAD_COLUMNS } from './lead-columns';
+import { LeadDeliveries } from './lead-deliveries';
 import { LeadFields } from './lead-fields';
 import { deleteOneRequest, type Kind } from './use-leads';
 
@@ -328,6 +329,12 @@ function OneLeadPage<T extends { id: string; firstName: string; lastName: string
             {s.body}
           </Section>
         ))}
+        <Section heading="Webhook deliveries">
+          <Text size="sm" c="dimmed" mb="xs">
+            Where this lead was sent (More actions → Webhooks resends failed deliveries).
+          </Text>
+          <LeadDeliveries leadId={row.id} />
+        </Section>
         <Section heading="Audit trail">
           <Text size="sm" c="dimmed" mb="xs">
             Admin actions that concern this lead, newest first: its data requests and its deletion.
