@@ -10,8 +10,8 @@
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
-import autocannon from 'autocannon';
-import { apiLead, BROWSER_UA, benchAdminUrl, next, option, websiteLead } from './support/bodies.mjs';
+import { apiLead, benchAdminUrl, next, option, websiteLead } from './support/bodies.mjs';
+import { postLoad } from './support/load.mjs';
 import {
   pg,
   printTable,
@@ -32,36 +32,8 @@ const dbName = `uf_bench_consent_${Date.now().toString(36)}`;
 const dbUrl = withDatabase(adminUrl, dbName);
 
 /** autocannon with a body (and headers) built per request. */
-function load(url, duration, build) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        duration,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => {
-              const { body, headers = {} } = build();
-              return {
-                ...req,
-                body: JSON.stringify(body),
-                headers: {
-                  ...req.headers,
-                  'content-type': 'application/json',
-                  'user-agent': BROWSER_UA,
-                  ...headers,
-                },
-              };
-            },
-          },
-        ],
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-  });
-}
+const load = (url, duration, build) =>
+  postLoad(url, { connections: CONNECTIONS, duration, withHeaders: true }, build);
 
 async function measure(label, url, build) {
   await load(url, 2, build); // warm-up: JIT, pools

@@ -11,8 +11,8 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { BROWSER_UA, benchAdminUrl, next, option, trackEvent, websiteLead } from './support/bodies.mjs';
+import { postLoad } from './support/load.mjs';
 import {
   printTable,
   readyAt,
@@ -26,28 +26,7 @@ import {
 const DURATION = Number(option('duration', '10'));
 const adminUrl = benchAdminUrl();
 
-function load(url, connections, build) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url,
-        connections,
-        duration: DURATION,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => ({
-              ...req,
-              body: JSON.stringify(build()),
-              headers: { ...req.headers, 'content-type': 'application/json', 'user-agent': BROWSER_UA },
-            }),
-          },
-        ],
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-  });
-}
+const load = (url, connections, build) => postLoad(url, { connections, duration: DURATION }, build);
 
 const post = (url, body) =>
   fetch(url, {

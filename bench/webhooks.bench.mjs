@@ -10,8 +10,8 @@
 //
 //   npm run bench webhooks [-- --duration 10 --connections 32 --rate 200]
 import os from 'node:os';
-import autocannon from 'autocannon';
 import { apiLead, BROWSER_UA, benchAdminUrl, option, websiteLead } from './support/bodies.mjs';
+import { postLoad } from './support/load.mjs';
 import {
   pg,
   printTable,
@@ -38,28 +38,7 @@ const EVENTS = [
   'lead.deleted',
 ];
 
-function load(url, duration, build) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        duration,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => ({
-              ...req,
-              body: JSON.stringify(build()),
-              headers: { ...req.headers, 'content-type': 'application/json', 'user-agent': BROWSER_UA },
-            }),
-          },
-        ],
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-  });
-}
+const load = (url, duration, build) => postLoad(url, { connections: CONNECTIONS, duration }, build);
 
 async function measure(label, url, build) {
   await load(url, 2, build);
