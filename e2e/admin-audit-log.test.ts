@@ -1,13 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseHeaderAction } from './support/admin';
+import { chooseHeaderAction, E2E_ADMIN, signInThroughForm } from './support/admin';
 import { launchBrowser, openPage } from './support/browser';
 
 // The audit log as an admin sees it: a failed sign-in, the sign-in and a backup made in this browser
 // show up, newest first, in the dashboard's Audit Log dialog. Other files share the server (and its
 // log), so rows are found by what this test did, not by position alone.
 
-const ADMIN = { username: 'e2e-admin', password: 'e2e-password-123' };
+const ADMIN = E2E_ADMIN;
 let browser: Browser;
 
 beforeAll(async () => {
@@ -26,10 +26,7 @@ describe('admin audit log', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByText('Invalid username or password').first().waitFor();
 
-    await page.getByLabel('Username').fill(ADMIN.username);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL('**/admin/leads');
+    await signInThroughForm(page);
 
     await chooseHeaderAction(page, 'Backup Database');
     const backupToast = page

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseHeaderAction } from './support/admin';
+import { chooseHeaderAction, signInThroughForm } from './support/admin';
 import { launchBrowser, openPage } from './support/browser';
 
 // Backups you can fetch (issue 26): a backup made with "Backup Database" is listed in the Backups
 // screen (More actions), downloads whole, and can be deleted there.
 
-const ADMIN = { username: 'e2e-admin', password: 'e2e-password-123' };
 let browser: Browser;
 
 beforeAll(async () => {
@@ -23,10 +22,7 @@ describe('admin backups', () => {
       acceptDownloads: true,
       viewport: { width: 1440, height: 900 },
     });
-    await page.getByLabel('Username').fill(ADMIN.username);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL('**/admin/leads');
+    await signInThroughForm(page);
 
     await chooseHeaderAction(page, 'Backup Database');
     const toast = page

@@ -1,13 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseHeaderAction } from './support/admin';
+import { chooseHeaderAction, signInThroughForm } from './support/admin';
 import { baseUrl, gotoReady, launchBrowser, uniqueEmail } from './support/browser';
 
 // One clock (issue 26, ADR 060): a browser in Tokyo sees the admin's dates and times in the server's
 // TIME_ZONE (the e2e server runs with America/New_York), labelled ET; date presets are New York days;
 // the leads table fits its card at 1440 px with each row's actions in view.
 
-const ADMIN = { username: 'e2e-admin', password: 'e2e-password-123' };
 const NY = 'America/New_York';
 const TOKYO = 'Asia/Tokyo';
 // An everyday name: the width check is about ordinary rows (long values are cut with an ellipsis).
@@ -55,10 +54,7 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   await gotoReady(page, '/admin/login');
-  await page.getByLabel('Username').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL('**/admin/leads');
+  await signInThroughForm(page);
 });
 
 afterAll(async () => {

@@ -1,11 +1,11 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInThroughForm } from './support/admin';
 import { baseUrl, launchBrowser, openPage, uniqueEmail } from './support/browser';
 
 // "Select all N matching" (issue 26): with the whole first page selected, the table offers every lead the
 // filter matches; the bulk delete then removes all of them — past the first page — and nothing else.
 
-const ADMIN = { username: 'e2e-admin', password: 'e2e-password-123' };
 const TAG = Date.now().toString(36).replace(/\d/g, 'z');
 const MATCHING = `Allmatch${TAG}`;
 const DECOY = `Allmatcx${TAG}`;
@@ -46,10 +46,7 @@ describe('select all matching', () => {
     const { context, page } = await openPage(browser, '/admin/login', {
       viewport: { width: 1440, height: 900 },
     });
-    await page.getByLabel('Username').fill(ADMIN.username);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL('**/admin/leads');
+    await signInThroughForm(page);
     const totalBefore = Number(
       (await page.request.get('/api/admin/leads?page=1&pageSize=1')).headers()['x-total-count'],
     );

@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseHeaderAction } from './support/admin';
+import { chooseHeaderAction, signInThroughForm } from './support/admin';
 import { launchBrowser, pinToast } from './support/browser';
 import { type BuiltServer, startBuiltServer } from './support/built-server';
 import { createScratchDatabase, type ScratchDatabase } from './support/database';
@@ -41,10 +41,7 @@ describe('two-factor sign-in through the screens', () => {
     const context = await browser.newContext({ baseURL: server.url });
     const page = await context.newPage();
     await page.goto('/admin/login');
-    await page.getByLabel('Username').fill(ADMIN.username);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL('**/admin/leads');
+    await signInThroughForm(page, ADMIN);
 
     await chooseHeaderAction(page, 'Account');
     await page.waitForURL('**/admin/account');

@@ -3,13 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseHeaderAction } from './support/admin';
+import { chooseHeaderAction, signInThroughForm } from './support/admin';
 import { launchBrowser, openPage, uniqueEmail } from './support/browser';
 
 // The Webhooks screen (issue 24): create an endpoint (its secret shown once), send a test message to a
 // receiver on 127.0.0.1, and see the delivery in the endpoint's log.
 
-const ADMIN = { username: 'e2e-admin', password: 'e2e-password-123' };
 let browser: Browser;
 const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 const receiver = createServer((req, res) => {
@@ -39,10 +38,7 @@ describe('admin webhooks', () => {
     const { context, page } = await openPage(browser, '/admin/login', {
       viewport: { width: 1440, height: 900 },
     });
-    await page.getByLabel('Username').fill(ADMIN.username);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL('**/admin/leads');
+    await signInThroughForm(page);
 
     await chooseHeaderAction(page, 'Webhooks');
     const dialog = page.getByRole('dialog', { name: 'Webhooks' });

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { E2E_ADMIN, signInThroughForm } from './support/admin';
 import { baseUrl, gotoReady, launchBrowser, networkQuiet, uniqueEmail } from './support/browser';
 import { type BuiltServer, startBuiltServer } from './support/built-server';
 import { fillLeadForm, validLead } from './support/lead-form';
@@ -9,7 +10,7 @@ import { fillLeadForm, validLead } from './support/lead-form';
 // ad pixel and TrustedForm configured (their scripts are served here by the test, from their own
 // https origins, exactly as the policy must allow them).
 
-const ADMIN = { username: 'e2e-admin', password: 'e2e-password-123' };
+const ADMIN = E2E_ADMIN;
 const PIXEL_URL = 'https://tags.adnetwork.example/pixel.js?id=42';
 const PUBLIC_PAGES = [
   '/',
@@ -96,10 +97,7 @@ async function walkSite(base: string, thirdParty: boolean) {
   await page.getByRole('heading', { name: 'Congratulations!' }).waitFor();
   // Admin: sign in, the leads dashboard, the analytics dashboard.
   await gotoReady(page, '/admin/login');
-  await page.getByLabel('Username').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL('**/admin/leads');
+  await signInThroughForm(page);
   await page.getByRole('table').first().waitFor();
   await gotoReady(page, '/admin/analytics');
   await page.getByText('Total Page Views').first().waitFor();
