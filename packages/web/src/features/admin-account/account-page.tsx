@@ -295,6 +295,19 @@ function EmailSection() {
     }
   };
   const zone = businessClock().zone;
+  // The form appears once it holds the saved settings: filled in later, it would overwrite what was
+  // already typed into it.
+  if (!filled) {
+    return (
+      <Paper withBorder p="lg">
+        {current.error ? (
+          <Text c="red.8">Failed to load the e-mail settings</Text>
+        ) : (
+          <Loader aria-label="Loading the e-mail settings" />
+        )}
+      </Paper>
+    );
+  }
   return (
     <Paper withBorder p="lg">
       <form noValidate onSubmit={submit} aria-label="E-mail reports and alerts">
