@@ -1,3 +1,4 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
@@ -26,7 +27,7 @@ import { registerRestRoutes } from './rest/rest-adapter';
 import { restRoutesOf } from './rest/rest-routes';
 import { createServices } from './services/index';
 import { failedDeliveriesSection } from './services/webhook.service';
-import { startWebhookWorker } from './services/webhook-worker';
+import { BUSY_REQUESTS, startWebhookWorker } from './services/webhook-worker';
 import { createContextFactory } from './trpc/context';
 import { createInvoker } from './trpc/procedures';
 import { createAppRouter, createOperations } from './trpc/router';
@@ -114,6 +115,18 @@ export type BuildOptions = {
   /** false: the e-mail scheduler does not run by itself (tests call app.emailReports.runDue). */
   emailScheduler?: boolean;
 };
+
+/** Requests this server is answering now (every route): how busy it is serving. */
+function countRequestsInFlight(server: Server): { readonly inFlight: number } {
+  const count = { inFlight: 0 };
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    count.inFlight += 1;
+    res.once('close', () => {
+      count.inFlight -= 1;
+    });
+  });
+  return count;
+}
 
 const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -254,9 +267,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     services.emailReports.start((err) => app.log.warn({ err }, 'e-mail reports run failed'));
   }
   // Webhook deliveries (ADR 062): every replica runs the job queue's workers, unless
-  // WEBHOOKS_CONCURRENCY=0 leaves them to other replicas.
+  // WEBHOOKS_CONCURRENCY=0 leaves them to other replicas. While this process is busy serving, its
+  // attempts are paced: the lead routes keep the machine during a surge.
+  const serving = config.webhooksConcurrency === 0 ? undefined : countRequestsInFlight(app.server);
   const webhookWorker =
-    config.webhooksConcurrency === 0
+    serving === undefined
       ? undefined
       : await startWebhookWorker({
           connectionString: options.databaseUrl,
@@ -272,9 +287,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
             onEndpointDisabled: (endpoint) => services.emailReports.alerts.endpointDisabled(endpoint),
             onError: (err) => app.log.warn({ err }, 'webhook upkeep failed'),
           },
+          busy: () => serving.inFlight >= BUSY_REQUESTS,
           log: (level, message) =>
             app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),
         });
+  if (webhookWorker) services.webhookOutbox.fanOutLocally(webhookWorker.fanOut);
   // Stops taking jobs and lets attempts in flight finish; a job cut short is taken again after its lease.
   app.addHook('onClose', async () => webhookWorker?.stop());
   const operations = createOperations({ supportEmail: config.supportEmail });

@@ -413,6 +413,13 @@ type DeliveryView = {
 async function waitForDeliveries(id: string, state: string, count: number, ms = 15_000) {
   const deadline = Date.now() + ms;
   for (;;) {
+    // Messages still in the outbox have no deliveries yet: "none pending" means nothing there either.
+    const { rows } = await t.app.db.pool.query<{ n: number }>('select count(*)::int as n from webhook_event');
+    if ((rows[0]?.n ?? 0) > 0) {
+      if (Date.now() > deadline) throw new Error('the webhook outbox was not fanned out');
+      await rx.waitFor(() => false, 50).catch(() => undefined);
+      continue;
+    }
     const res = await api('GET', `/api/admin/webhooks/${id}/deliveries?state=${state}`);
     expect(res.statusCode, res.body).toBe(200);
     const list = res.json() as DeliveryView[];

@@ -7,6 +7,7 @@ import { createEmailReports, type EmailReports } from './email-reports.service';
 import { createLeadSubmitter, type LeadSubmitter } from './lead.service';
 import { createMailer } from './mailer';
 import { createPartnerLeadWriter, type PartnerLeadWriter } from './partner-lead.service';
+import { createOutboxWaker, type OutboxWaker } from './webhook-worker';
 
 /** What procedures reach through the context: the database handles and the config. */
 export type Services = {
@@ -20,6 +21,8 @@ export type Services = {
   leads: LeadSubmitter;
   /** Partner API leads: group commit with the idempotency and duplicate rules. */
   partnerLeads: PartnerLeadWriter;
+  /** Fans out the webhook messages the lead writers put in the outbox, once their batch committed. */
+  webhookOutbox: OutboxWaker;
   /** E-mail reports and alerts over SMTP (ADR 063): the scheduler, the alerts other features raise. */
   emailReports: EmailReports;
   /** A fresh entity manager per unit of work (MikroORM's identity map must not be shared). */
@@ -33,13 +36,18 @@ export function createServices(
   metrics: Metrics,
   options: { clock?: () => Date; warn?: (msg: string, detail?: object) => void } = {},
 ): Services {
+  // Webhook messages the lead writers put in the outbox are fanned out after their commit (ADR 062).
+  const webhookOutbox = createOutboxWaker(db.pool, (err) =>
+    options.warn?.('fanning out the webhook outbox failed', { err }),
+  );
   return {
     db,
     config,
     backupSource,
     analytics: createAnalyticsService({ db, config, metrics }),
-    leads: createLeadSubmitter(db.pool),
-    partnerLeads: createPartnerLeadWriter(db.pool),
+    leads: createLeadSubmitter(db.pool, webhookOutbox.wake),
+    partnerLeads: createPartnerLeadWriter(db.pool, webhookOutbox.wake),
+    webhookOutbox,
     emailReports: createEmailReports({
       pool: db.pool,
       mailer: createMailer(config.mail.smtpUrl, config.mail.from),

@@ -138,19 +138,22 @@ const SUBMIT_SQL = `
       i.page_url, i.trusted_form_url, i.gpc, i.attribution::jsonb, i.created_at
     from lead join input i using (id)
   )
-  -- The batch's webhook deliveries (ADR 062), in the same statement: a lead is never acknowledged
-  -- without them. One call per batch; a lead already opted out is sent nowhere.
-  select webhook_enqueue('lead.created', 'website', array_agg(id), array_agg(state::text), array_agg(utm_source))
+  -- The batch's webhook messages (ADR 062), in the same statement: a lead is never acknowledged
+  -- without them. One outbox row per batch (its fan-out job is queued after the commit); a lead already
+  -- opted out is sent nowhere.
+  select webhook_enqueue('lead.created', 'website', array_agg(id), array_agg(state::text), array_agg(utm_source),
+    false) as queued
   from lead where opted_out_at is null`;
 
-async function writeLeads(pool: Pool, rows: LeadRow[]): Promise<void> {
+async function writeLeads(pool: Pool, rows: LeadRow[], outboxWritten: () => void): Promise<void> {
   const text = CURRENT_CONSENT_TEXT;
   // Named: each connection parses and plans the statement once, then only binds values (ADR 051).
-  await pool.query({
+  const { rows: result } = await pool.query<{ queued: number }>({
     name: 'website_lead_submit_batch',
     text: SUBMIT_SQL,
     values: [...LEAD_INPUT.values(rows), text.hash, text.version, text.body],
   });
+  if ((result[0]?.queued ?? 0) > 0) outboxWritten();
 }
 
 /**
@@ -160,10 +163,14 @@ async function writeLeads(pool: Pool, rows: LeadRow[]): Promise<void> {
  * nothing: the batch is retried one lead at a time. The owner token lets only the submitting browser
  * set the beneficiary.
  */
-export function createLeadSubmitter(pool: Pool) {
+export function createLeadSubmitter(
+  pool: Pool,
+  /** A batch wrote webhook messages to the outbox and committed: queue their fan-out (ADR 062). */
+  outboxWritten: () => void = () => {},
+) {
   const committer = databaseCommitter<LeadRow>({
     pool,
-    write: (rows) => writeLeads(pool, rows),
+    write: (rows) => writeLeads(pool, rows, outboxWritten),
     rowRejected: (err) =>
       isUniqueViolation(err, 'website_lead_email_unique')
         ? new AppError(ERROR_CODES.duplicateEmail, PUBLIC_TOASTS.duplicateEmail.message)

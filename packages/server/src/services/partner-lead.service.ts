@@ -88,18 +88,21 @@ const PARTNER_SQL = `
     where look.stored_hash is null and look.duplicate_id is null
     returning id, state, opted_out_at
   ), hooks as (
-    -- The batch's webhook deliveries (ADR 062), in the same statement as its leads.
-    select webhook_enqueue('api_lead.created', 'api', array_agg(id), array_agg(state::text), array_agg(null::text))
+    -- The batch's webhook messages (ADR 062), in the same statement as its leads (the fan-out job is
+    -- queued after the commit).
+    select webhook_enqueue('api_lead.created', 'api', array_agg(id), array_agg(state::text), array_agg(null::text),
+      false) as queued
     from lead where opted_out_at is null
   ), stored as (
     insert into partner_idempotency (partner_id, idempotency_key, request_hash, response_status, response_body)
     select i.partner_id, i.idempotency_key, i.request_hash, 201, jsonb_build_object('id', lead.id)
     from input i join lead using (id) where i.idempotency_key <> ''
   )
-  select look.ord, look.stored_hash, look.stored_id, look.duplicate_id from look cross join hooks order by look.ord`;
+  select look.ord, look.stored_hash, look.stored_id, look.duplicate_id, hooks.queued
+  from look cross join hooks order by look.ord`;
 
-async function writePartnerLeads(pool: Pool, rows: PartnerRow[]): Promise<void> {
-  const { rows: looks } = await pool.query<Look & { ord: string }>({
+async function writePartnerLeads(pool: Pool, rows: PartnerRow[], outboxWritten: () => void): Promise<void> {
+  const { rows: looks } = await pool.query<Look & { ord: string; queued: number | null }>({
     name: 'partner_lead_create_batch',
     text: PARTNER_SQL,
     values: [...PARTNER_INPUT.values(rows), IDEMPOTENCY_TTL_HOURS, DUPLICATE_WINDOW_HOURS],
@@ -108,6 +111,7 @@ async function writePartnerLeads(pool: Pool, rows: PartnerRow[]): Promise<void> 
     const row = rows[Number(look.ord) - 1];
     if (row) row.look = look;
   }
+  if ((looks[0]?.queued ?? 0) > 0) outboxWritten();
 }
 
 /**
@@ -116,10 +120,14 @@ async function writePartnerLeads(pool: Pool, rows: PartnerRow[]): Promise<void> 
  * batches take their leads' locks one lead after another, so two batches at once could wait for each
  * other in a circle.
  */
-export function createPartnerLeadWriter(pool: Pool) {
+export function createPartnerLeadWriter(
+  pool: Pool,
+  /** A batch wrote webhook messages to the outbox and committed: queue their fan-out (ADR 062). */
+  outboxWritten: () => void = () => {},
+) {
   const committer = databaseCommitter<PartnerRow>({
     pool,
-    write: (rows) => writePartnerLeads(pool, rows),
+    write: (rows) => writePartnerLeads(pool, rows, outboxWritten),
     busyMessage: 'Too many leads right now. Please try again.',
     maxBatch: 100,
     concurrency: 1,

@@ -2,13 +2,29 @@ import { Logger, type Runner, run, runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import { ATTEMPT_LEASE_SECONDS, type DeliveryOptions, runDeliveryAttempt } from './webhook-delivery';
 
-// The job queue behind webhook deliveries (ADR 062): graphile-worker, a kept PostgreSQL queue. Jobs are
-// added by SQL (webhook_queue(), inside the transactions that store leads); each process runs up to
+// The job queue behind webhook deliveries (ADR 062): graphile-worker, a kept PostgreSQL queue. The
+// statements that store leads write their messages to an outbox (webhook_enqueue()); a fan-out job turns
+// them into deliveries, each with its own job (webhook_queue()); each process runs up to
 // WEBHOOKS_CONCURRENCY of them at once, woken by LISTEN/NOTIFY as jobs arrive (the poll is only a
 // fallback), and a job is locked by the one process running it. Its schema is installed by migrate()
 // in both database modes (embedded or external), before the app's own migrations.
 
 export const DELIVER_TASK = 'webhook_deliver';
+/** Turns the outbox's rows (one per batch of leads) into deliveries (one fan-out at a time). */
+export const FANOUT_TASK = 'webhook_fanout';
+/** Outbox rows fanned out per statement. */
+const FANOUT_LIMIT = 500;
+/** While busy: outbox rows per fan-out, and the least time between two. */
+const BUSY_FANOUT_EVENTS = 2;
+const BUSY_FANOUT_MS = 500;
+/** How often the worker looks for outbox rows nobody fanned out (after a surge, a lost wake). */
+const OUTBOX_TICK_MS = 1_000;
+/**
+ * Requests in flight at which this process counts as busy serving: delivery attempts then start at
+ * BUSY_STARTS_PER_SECOND until the surge passes (ADR 062, "The write path's share").
+ */
+export const BUSY_REQUESTS = 8;
+const BUSY_STARTS_PER_SECOND = 100;
 /** How often each process looks for work a crashed process left behind. */
 const SWEEP_MS = 10_000;
 
@@ -45,7 +61,7 @@ export async function installJobQueue(connectionString: string, log?: LogFn): Pr
 const SWEEP_SQL = `
   select graphile_worker.force_unlock_workers(array(
     select distinct locked_by from graphile_worker.jobs
-    where locked_by is not null and task_identifier = '${DELIVER_TASK}'
+    where locked_by is not null and task_identifier in ('${DELIVER_TASK}', '${FANOUT_TASK}')
       and locked_at < now() - make_interval(secs => $1 * 2)));`;
 const REQUEUE_SQL = `
   select webhook_queue(array(
@@ -55,8 +71,96 @@ const REQUEUE_SQL = `
       and d.id::text not in (
         select payload->>'id' from graphile_worker._private_jobs where payload->>'id' is not null)
     limit 1000))`;
+// Outbox rows left without a job (a restored backup) are fanned out again.
+const REFANOUT_SQL = `
+  select graphile_worker.add_job('${FANOUT_TASK}', '{}'::json)
+  where exists (select 1 from webhook_event where created_at < now() - make_interval(secs => $1 * 2))`;
 
-export type WebhookWorker = { stop(): Promise<void>; sweep(): Promise<void> };
+/**
+ * Paces the start of delivery attempts while the process is busy serving requests: then at most
+ * BUSY_STARTS_PER_SECOND attempts start, so sending never takes the machine from the lead routes during
+ * a surge, yet the queue still moves and an attempt that hangs holds up no other (it is the starts that
+ * are spaced, not the attempts in flight). While the process is quiet an attempt starts at once.
+ */
+export class SendPacer {
+  private nextAt = 0;
+
+  constructor(
+    private readonly busy: () => boolean,
+    private readonly startsPerSecond = BUSY_STARTS_PER_SECOND,
+  ) {}
+
+  /** Resolves when the caller may start its attempt. */
+  admit(): Promise<void> | undefined {
+    if (!this.busy()) return undefined;
+    const now = performance.now();
+    // Each caller takes the next free start time, so waiters never wake together to compete.
+    const at = Math.max(now, this.nextAt);
+    this.nextAt = at + 1000 / this.startsPerSecond;
+    if (at <= now) return undefined;
+    return new Promise((resolve) => setTimeout(resolve, at - now));
+  }
+}
+
+/** Runs `step` once per call, never two at once: calls made while it runs get one more run after it. */
+function coalesced(step: () => Promise<unknown>, onError: (err: unknown) => void): () => void {
+  let running = false;
+  let again = false;
+  const loop = async () => {
+    running = true;
+    do {
+      again = false;
+      try {
+        await step();
+      } catch (err) {
+        onError(err);
+      }
+    } while (again);
+    running = false;
+  };
+  return () => {
+    if (running) again = true;
+    else void loop();
+  };
+}
+
+export type OutboxWaker = {
+  /** A batch wrote outbox rows and committed: have them fanned out. Never throws. */
+  wake(): void;
+  /** This process runs a worker: fan out here, with no job in between. */
+  fanOutLocally(fanOut: () => Promise<void>): void;
+};
+
+/**
+ * Has the outbox fanned out after a batch that wrote to it has committed (the group-committed lead
+ * writers: a job added inside their statement cost the route a fifth of its speed). In a process that
+ * runs a worker, the worker fans out directly; otherwise a fan-out job is queued for any replica's
+ * worker (graphile-worker wakes them with NOTIFY). Calls made while one runs are served by one more run
+ * after it, so every commit is followed by a fan-out and a surge of batches costs a handful. A failure
+ * is reported; the rows stay for the next fan-out or the sweep.
+ */
+export function createOutboxWaker(
+  pool: Pick<pg.Pool, 'query'>,
+  onError: (err: unknown) => void = () => {},
+): OutboxWaker {
+  let local: (() => Promise<void>) | undefined;
+  return {
+    wake: coalesced(
+      () => local?.() ?? pool.query(`select graphile_worker.add_job('${FANOUT_TASK}', '{}'::json)`),
+      onError,
+    ),
+    fanOutLocally(fanOut) {
+      local = fanOut;
+    },
+  };
+}
+
+export type WebhookWorker = {
+  stop(): Promise<void>;
+  sweep(): Promise<void>;
+  /** Fans out what the outbox holds (paced while the process is busy). */
+  fanOut(): Promise<void>;
+};
 
 export async function startWebhookWorker(options: {
   connectionString: string;
@@ -64,8 +168,12 @@ export async function startWebhookWorker(options: {
   delivery: DeliveryOptions;
   /** The app's database limits (ADR 056), so a database that stops answering cannot hang the worker. */
   timeouts?: { connectMs: number; statementMs: number };
+  /** True while the process is busy serving requests (delivery attempts are then paced). */
+  busy?: () => boolean;
   log?: LogFn;
 }): Promise<WebhookWorker> {
+  const busy = options.busy ?? (() => false);
+  const pacer = new SendPacer(busy);
   const t = options.timeouts;
   // Its own pool: the queue's fetches and the attempts' short statements never wait behind lead writes.
   const pool = new pg.Pool({
@@ -87,6 +195,28 @@ export async function startWebhookWorker(options: {
   });
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
+  let lastBusyFanOut = 0;
+  // What the outbox holds, oldest first, each statement its own transaction (rows deleted with their
+  // deliveries and jobs written). While the process is busy serving, one small statement at most every
+  // BUSY_FANOUT_MS: attempts are paced then anyway, and the fan-out's inserts would take the machine
+  // from the lead routes; the rest waits for the surge to pass (the outbox tick). -1: another fan-out
+  // is running, and it looks at the outbox again after each commit.
+  const fanOut = async () => {
+    for (;;) {
+      if (busy()) {
+        const wait = lastBusyFanOut + BUSY_FANOUT_MS - performance.now();
+        if (wait > 0) return;
+        lastBusyFanOut = performance.now();
+        await pool.query('select webhook_fanout($1)', [BUSY_FANOUT_EVENTS]);
+        return;
+      }
+      const { rows } = await pool.query<{ n: number }>('select webhook_fanout($1) as n', [FANOUT_LIMIT]);
+      const n = rows[0]?.n ?? -1;
+      if (n < 0) return;
+      if (n < FANOUT_LIMIT && (await pool.query('select 1 from webhook_event limit 1')).rowCount === 0)
+        return;
+    }
+  };
   const runner: Runner = await run({
     pgPool: pool,
     concurrency: options.concurrency,
@@ -104,27 +234,36 @@ export async function startWebhookWorker(options: {
     logger: loggerOf(options.log),
     taskList: {
       [DELIVER_TASK]: async (payload) => {
+        await pacer.admit();
         await runDeliveryAttempt(pool, (payload as { id: string }).id, options.delivery);
       },
+      [FANOUT_TASK]: () => fanOut(),
     },
   });
   const sweep = async () => {
     try {
       await pool.query(SWEEP_SQL, [ATTEMPT_LEASE_SECONDS]);
       await pool.query(REQUEUE_SQL, [ATTEMPT_LEASE_SECONDS]);
+      await pool.query(REFANOUT_SQL, [ATTEMPT_LEASE_SECONDS]);
     } catch (err) {
       options.delivery.onError?.(err);
     }
   };
   const timer = setInterval(() => void sweep(), SWEEP_MS);
   timer.unref();
+  // The outbox tick: what a surge left in the outbox, and rows whose wake was lost, are fanned out.
+  const tickFanOut = coalesced(fanOut, (err) => options.delivery.onError?.(err));
+  const tick = setInterval(tickFanOut, OUTBOX_TICK_MS);
+  tick.unref();
   return {
     sweep,
+    fanOut,
     // Attempts in flight get a few seconds to finish; a stop never waits longer (a hanging receiver or a
     // database that stopped answering must not hold the shutdown): what was cut short is taken again by
     // another process once its lease expires.
     async stop() {
       clearInterval(timer);
+      clearInterval(tick);
       await bounded(runner.stop(), STOP_WAIT_MS);
       await bounded(pool.end(), STOP_WAIT_MS);
     },

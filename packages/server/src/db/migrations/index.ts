@@ -16,6 +16,7 @@ import { Migration20261127100000_visit_funnel_devices } from './Migration2026112
 import { Migration20261127150000_analytics_rollup_deltas } from './Migration20261127150000_analytics_rollup_deltas';
 import { Migration20261127300000_webhooks } from './Migration20261127300000_webhooks';
 import { Migration20261127500000_email_reports } from './Migration20261127500000_email_reports';
+import { Migration20261128100000_webhook_outbox } from './Migration20261128100000_webhook_outbox';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -51,4 +52,5 @@ export const migrationsList: MigrationObject[] = [
   },
   { name: 'Migration20261127500000_email_reports', class: Migration20261127500000_email_reports },
   { name: 'Migration20261127300000_webhooks', class: Migration20261127300000_webhooks },
+  { name: 'Migration20261128100000_webhook_outbox', class: Migration20261128100000_webhook_outbox },
 ];
