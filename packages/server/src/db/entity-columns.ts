@@ -9,7 +9,7 @@ import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 // against the ORM's discovered metadata and the migrated database.
 
 /** How a column's values are read, compared and printed. */
-export type ColumnKind = 'text' | 'uuid' | 'int' | 'bool' | 'timestamp' | 'json';
+export type ColumnKind = 'text' | 'uuid' | 'int' | 'bool' | 'timestamp' | 'json' | 'array';
 
 export type EntityColumn = {
   /** The column's name. */
@@ -47,9 +47,10 @@ const KINDS: Record<string, ColumnKind> = {
   jsonb: 'json',
 };
 
+const SERIALS: Record<string, string> = { smallserial: 'smallint', serial: 'int', bigserial: 'bigint' };
+
 const platform = new PostgreSqlPlatform();
 const naming = new (platform.getNamingStrategy())();
-const described = new WeakMap<object, TableColumns<never>>();
 
 type PropertyOptions = {
   type?: unknown;
@@ -64,14 +65,17 @@ type PropertyOptions = {
 function columnOf(entity: string, property: string, options: PropertyOptions): EntityColumn {
   if (options.kind && options.kind !== 'scalar')
     throw new Error(`${entity}.${property}: relations are not columns here`);
-  const type =
-    options.columnType ??
-    Type.getType(options.type as Parameters<typeof Type.getType>[0]).getColumnType(
-      options as Parameters<Type['getColumnType']>[0],
-      platform,
-    );
+  // A builder with options (bigint, array) holds a Type instance, the others a Type class.
+  const mapped =
+    options.type instanceof Type
+      ? options.type
+      : Type.getType(options.type as Parameters<typeof Type.getType>[0]);
+  const generated =
+    options.columnType ?? mapped.getColumnType(options as Parameters<Type['getColumnType']>[0], platform);
+  // An autoincrement key is generated as a serial; its column holds the plain integer type.
+  const type = SERIALS[generated] ?? generated;
   const arrayType = type.replace(/\(.*\)$/, '');
-  const kind = KINDS[arrayType];
+  const kind = arrayType.endsWith('[]') ? 'array' : KINDS[arrayType];
   if (!kind) throw new Error(`${entity}.${property}: no column kind for SQL type '${type}'`);
   return {
     name: options.fieldName ?? options.name ?? naming.propertyToColumnName(property),
@@ -83,18 +87,14 @@ function columnOf(entity: string, property: string, options: PropertyOptions): E
   };
 }
 
-/** The columns of an entity's table (computed once per entity). */
+/** The columns of an entity's table. */
 export function columnsOf<S extends EntitySchema>(schema: S): TableColumns<S> {
-  const known = described.get(schema);
-  if (known) return known as TableColumns<S>;
   const meta = schema.meta;
   const properties = Object.keys(meta.properties) as PropertyOf<S>[];
   const columns = Object.fromEntries(
     properties.map((p) => [p, columnOf(meta.className, p, meta.properties[p] as PropertyOptions)]),
   ) as TableColumns<S>['columns'];
-  const table: TableColumns<S> = { table: schema.tableName, columns, properties };
-  described.set(schema, table as TableColumns<never>);
-  return table;
+  return { table: schema.tableName, columns, properties };
 }
 
 /** A value of a JSON object built in SQL: a property of the entity, or an expression from elsewhere. */

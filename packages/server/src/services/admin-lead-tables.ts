@@ -10,7 +10,7 @@ import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from '@uf/shared/attribut
 import pg from 'pg';
 import { ApiLead } from '../db/entities/api-lead.entity';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
-import { type ColumnKind, columnsOf, type EntityColumn } from '../db/entity-columns';
+import { type ColumnKind, columnsOf, type EntityColumn, jsonObjectSql } from '../db/entity-columns';
 
 // The two lead tables the admin area reads: which SQL column backs each field of spec §3 and how it is
 // rendered. A field that is a property of the entity takes its column and kind from the entity (ADR 064);
@@ -28,10 +28,10 @@ export type LeadTable = {
   columns: Record<string, Column>;
   notFoundMessage: string;
   /**
-   * The lead's own page (issue 26): `json_build_object` pairs of what the table has no column for,
-   * merged into the row; and the columns that say who the lead is (to find data requests about them).
+   * The lead's own page (issue 26): a JSON object of what the list has no column for, merged into the
+   * row; and the columns that say who the lead is (to find data requests about them).
    */
-  detailPairs: string;
+  detailSql: string;
   identitySql: { email: string; phone: string };
   /** Audit actions that name one of this table's leads by `detail.id`. */
   auditActions: readonly string[];
@@ -84,17 +84,13 @@ const API_COLUMNS: Record<ApiLeadField, Column> = fieldColumns(API, API_LEAD_FIE
   optedOut: optedOut(API),
 });
 
-/** `'key', column` pairs of `json_build_object` for properties of the entity. */
-const pairsOf = <P extends string>(table: { columns: Readonly<Record<P, EntityColumn>> }, properties: P[]) =>
-  properties.map((p) => `'${p}', ${table.columns[p].name}`).join(', ');
-
 export const WEBSITE_LEADS: LeadTable = {
   kind: 'website',
   table: WEBSITE.table,
   fields: WEBSITE_LEAD_FIELDS,
   columns: WEBSITE_COLUMNS,
   notFoundMessage: 'Lead not found',
-  detailPairs: pairsOf(WEBSITE, ['attribution', 'country']),
+  detailSql: jsonObjectSql(WEBSITE, WEBSITE.table, ['attribution', 'country']),
   identitySql: { email: WEBSITE.columns.email.name, phone: WEBSITE.columns.phone.name },
   auditActions: ['leads.delete'],
 };
@@ -105,7 +101,12 @@ export const API_LEADS: LeadTable = {
   fields: API_LEAD_FIELDS,
   columns: API_COLUMNS,
   notFoundMessage: 'API lead not found',
-  detailPairs: `'partner', (select p.name from partner p where p.id = ${API.table}.${API.columns.partnerId.name})`,
+  detailSql: jsonObjectSql(API, API.table, [
+    [
+      'partner',
+      { sql: `(select p.name from partner p where p.id = ${API.table}.${API.columns.partnerId.name})` },
+    ],
+  ]),
   identitySql: { email: 'null::text', phone: API.columns.phone.name },
   auditActions: ['api_leads.delete'],
 };
