@@ -1,7 +1,7 @@
 import type { EntitySchema } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entities } from '../src/db/entities/index';
-import { columnsOf } from '../src/db/entity-columns';
+import { columnsOf, type EntityColumn } from '../src/db/entity-columns';
 import { startTestApp, type TestApp } from './support/test-app';
 
 // The entities are the one description of their tables (ADR 064): the SQL written by hand reads column
@@ -27,13 +27,15 @@ const pgSpelling = (type: string) =>
 const schemas = entities as unknown as EntitySchema[];
 
 describe.each(schemas.map((schema) => [schema.meta.className, schema] as const))('%s', (_name, schema) => {
+  const { table, columns, properties } = columnsOf(schema);
+  const described = properties.map((p) => ({ p, ...(columns[p] as EntityColumn) }));
+
   it('names and types its columns as the ORM does', () => {
-    const discovered = t.app.db.orm.getMetadata().get(schema.meta.className);
-    const { table, columns, properties } = columnsOf(schema);
+    const discovered = t.app.db.orm.getMetadata().get(schema);
     expect(table).toBe(discovered.tableName);
-    for (const p of properties) {
+    for (const { p, name, type } of described) {
       const prop = discovered.properties[p];
-      expect({ p, name: columns[p].name, type: columns[p].type }).toEqual({
+      expect({ p, name, type }).toEqual({
         p,
         name: prop?.fieldNames[0],
         // A generated key is a serial to the ORM (its default), the plain integer type to the column.
@@ -43,20 +45,14 @@ describe.each(schemas.map((schema) => [schema.meta.className, schema] as const))
   });
 
   it('describes the migrated table: the same columns, types and nullability', async () => {
-    const { table, columns, properties } = columnsOf(schema);
     const { rows } = await t.app.db.pool.query<{ name: string; type: string; nullable: boolean }>(
       `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type, not a.attnotnull as nullable
-       from pg_attribute a where a.attrelid = $1::regclass and a.attnum > 0 and not a.attisdropped
-       order by a.attname`,
+       from pg_attribute a where a.attrelid = $1::regclass and a.attnum > 0 and not a.attisdropped`,
       [table],
     );
-    const described = properties
-      .map((p) => ({
-        name: columns[p].name,
-        type: pgSpelling(columns[p].type),
-        nullable: columns[p].nullable,
-      }))
-      .sort((a, b) => a.name.localeCompare(b.name));
-    expect(described).toEqual(rows);
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    expect(
+      described.map((c) => ({ name: c.name, type: pgSpelling(c.type), nullable: c.nullable })).sort(byName),
+    ).toEqual(rows.sort(byName));
   });
 });
