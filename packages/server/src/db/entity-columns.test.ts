@@ -81,14 +81,14 @@ describe('jsonObjectSql', () => {
 });
 
 describe('batchInsert', () => {
-  type Row = { id: string; name: string; key: number };
+  type Row = { id: string; key: number; input: { firstName: string; code?: string } };
   const insert = batchInsert(columnsOf(Sample)).from<Row>(
     {
+      // firstName: the input's field of that name.
       id: (r) => r.id,
-      firstName: (r) => r.name,
       code: { sql: "'NY'" },
       visits: { sql: '0' },
-      renamed: (r) => r.name.toUpperCase(),
+      renamed: (r) => r.input.firstName.toUpperCase(),
       secret: null,
       seenAt: { sql: 'now()' },
       extra: null,
@@ -110,8 +110,8 @@ describe('batchInsert', () => {
     expect(insert.next).toBe(5);
     expect(
       insert.values([
-        { id: 'a', name: 'Ann', key: 1 },
-        { id: 'b', name: 'Bo', key: 2 },
+        { id: 'a', key: 1, input: { firstName: 'Ann' } },
+        { id: 'b', key: 2, input: { firstName: 'Bo' } },
       ]),
     ).toEqual([
       ['a', 'b'],
@@ -121,20 +121,33 @@ describe('batchInsert', () => {
     ]);
   });
 
+  it('takes a column left out from the input field of the same name, null when absent', () => {
+    const fromInput = batchInsert(columnsOf(Sample)).from<Row>({
+      id: (r) => r.id,
+      visits: null,
+      renamed: null,
+      secret: null,
+      seenAt: null,
+      extra: null,
+    });
+    expect(fromInput.into).toBe('sample_row (id, first_name, code)');
+    expect(
+      fromInput.values([
+        { id: 'a', key: 1, input: { firstName: 'Ann', code: 'NY' } },
+        { id: 'b', key: 2, input: { firstName: 'Bo' } },
+      ]),
+    ).toEqual([
+      ['a', 'b'],
+      ['Ann', 'Bo'],
+      ['NY', null],
+    ]);
+  });
+
   it('refuses an extra input column that is also a column of the table', () => {
     expect(() =>
       batchInsert(columnsOf(Sample)).from<Row>(
-        {
-          id: (r) => r.id,
-          firstName: (r) => r.name,
-          code: null,
-          visits: null,
-          renamed: null,
-          secret: null,
-          seenAt: null,
-          extra: null,
-        },
-        [['first_name', 'text', (r) => r.name]],
+        { id: (r) => r.id, visits: null, renamed: null, secret: null, seenAt: null, extra: null },
+        [['first_name', 'text', (r) => r.input.firstName]],
       ),
     ).toThrow('sample_row: input column first_name twice');
   });

@@ -68,24 +68,18 @@ type LeadRow = {
 };
 
 /**
- * The leads as the statement's input rows, one array parameter per column: each column of website_lead
- * with where its value comes from (ADR 064), then what the statement needs besides (the receipt's own
+ * The leads as the statement's input rows, one array parameter per column: the columns of website_lead
+ * with where their values come from (ADR 064), then what the statement needs besides (the receipt's own
  * values, the lock and suppression keys).
  */
 const LEAD_INSERT = batchInsert(columnsOf(WebsiteLead)).from<LeadRow>(
   {
+    // The submission's fields go to the columns of the same names (first name, e-mail, ZIP code, consent…).
     id: (r) => r.id,
-    firstName: (r) => r.input.firstName,
-    lastName: (r) => r.input.lastName,
-    email: (r) => r.input.email,
-    phone: (r) => r.input.phone,
-    streetAddress: (r) => r.input.streetAddress,
-    zipCode: (r) => r.input.zipCode,
     state: (r) => stateFromZip(r.input.zipCode),
     birthMonth: (r) => Number(r.input.birthMonth),
     birthDay: (r) => Number(r.input.birthDay),
     birthYear: (r) => Number(r.input.birthYear),
-    consentGiven: (r) => r.input.consentGiven,
     optInDate: (r) => r.date,
     optInTime: (r) => r.time,
     // The consent receipt's id certifies the lead.

@@ -43,23 +43,13 @@ type PartnerRow = {
 };
 
 /**
- * The leads as the statement's input rows (numbered `ord` from 1), one array parameter per column: each
- * column of api_lead with where its value comes from (ADR 064), then what the rules need.
+ * The leads as the statement's input rows (numbered `ord` from 1), one array parameter per column: the
+ * columns of api_lead with where their values come from (ADR 064), then what the rules need.
  */
 const PARTNER_INSERT = batchInsert(columnsOf(ApiLead)).from<PartnerRow>(
   {
+    // The lead's fields go to the columns of the same names.
     id: (r) => r.id,
-    firstName: (r) => r.input.firstName,
-    lastName: (r) => r.input.lastName,
-    streetAddress: (r) => r.input.streetAddress,
-    city: (r) => r.input.city,
-    state: (r) => r.input.state,
-    phone: (r) => r.input.phone,
-    birthMonth: (r) => r.input.birthMonth,
-    birthDay: (r) => r.input.birthDay,
-    birthYear: (r) => r.input.birthYear,
-    beneficiary: (r) => r.input.beneficiary ?? null,
-    trustedFormUrl: (r) => r.input.trustedFormUrl ?? null,
     partnerId: (r) => r.partnerId,
     optedOutAt: { sql: 'look.suppressed_since' },
     createdAt: { sql: 'now()' },

@@ -34,10 +34,19 @@ export function batchInput<R>(columns: readonly BatchColumn<R>[], options: { ord
 export type InsertValue<R> = ((row: R) => unknown) | { sql: string } | null;
 
 /**
- * A batch INSERT into an entity's table (ADR 064). The writer says, for every property of the entity,
- * where its value comes from, so a new column cannot be left out by accident; the column names and types
- * are the entity's. `extra` input columns carry what the statement needs besides the table's values
- * (lock keys, hashes, another table's values).
+ * Every column's value: given for each property of the entity, except that a property named like a field
+ * of the row's `input` (the submission as its shared schema parsed it) may be left out — it takes that
+ * field's value, null when absent.
+ */
+export type InsertValues<P extends string, R extends { input: object }> = {
+  readonly [K in Exclude<P, keyof R['input']>]: InsertValue<R>;
+} & { readonly [K in Extract<P, keyof R['input']>]?: InsertValue<R> };
+
+/**
+ * A batch INSERT into an entity's table (ADR 064): the column names and types are the entity's, and a
+ * new column cannot be left out by accident (the values' type asks for it, unless the submission carries
+ * it under the same name). `extra` input columns carry what the statement needs besides the table's
+ * values (lock keys, hashes, another table's values).
  */
 export function batchInsert<P extends string>(table: {
   table: string;
@@ -45,20 +54,19 @@ export function batchInsert<P extends string>(table: {
   properties: readonly P[];
 }) {
   return {
-    from<R>(
-      values: { readonly [K in P]: InsertValue<R> },
+    from<R extends { input: object }>(
+      values: InsertValues<P, R>,
       extra: readonly BatchColumn<R>[] = [],
       options: { ordinality?: boolean } = {},
     ) {
-      const inserted = table.properties.filter((p) => values[p] !== null);
+      const given = values as Partial<Record<P, InsertValue<R>>>;
+      const sourceOf = (p: P): InsertValue<R> =>
+        given[p] === undefined ? (r) => (r.input as Partial<Record<P, unknown>>)[p] ?? null : given[p];
+      const inserted = table.properties.filter((p) => sourceOf(p) !== null);
       const fromRow = inserted.flatMap((p) => {
-        const value = values[p];
+        const value = sourceOf(p);
         if (typeof value !== 'function') return [];
-        const column: BatchColumn<R> = [
-          table.columns[p].name,
-          table.columns[p].arrayType,
-          value as (row: R) => unknown,
-        ];
+        const column: BatchColumn<R> = [table.columns[p].name, table.columns[p].arrayType, value];
         return [column];
       });
       for (const [name] of extra) {
@@ -74,7 +82,7 @@ export function batchInsert<P extends string>(table: {
         select: (alias?: string) =>
           inserted
             .map((p) => {
-              const value = values[p];
+              const value = sourceOf(p);
               if (typeof value === 'function') return `${alias ? `${alias}.` : ''}${table.columns[p].name}`;
               return (value as { sql: string }).sql;
             })

@@ -119,12 +119,12 @@ const CLAIM_SQL = `
     case when c.data is null and c.lead_kind = 'website' then (
       select json_build_object('data', ${WEBSITE_DATA}, 'attribution', l.${WEBSITE.columns.attribution.name},
         'pageUrl', r.${RECEIPT.columns.pageUrl.name})
-      from ${WEBSITE.table} l
-      left join ${RECEIPT.table} r on r.${RECEIPT.columns.leadId.name} = l.id
-      left join consent_text t on t.hash = r.${RECEIPT.columns.consentTextHash.name}
+      from website_lead l
+      left join consent_receipt r on r.lead_id = l.id
+      left join consent_text t on t.hash = r.consent_text_hash
       where l.id = c.lead_id)
     when c.data is null and c.lead_kind = 'api' then (
-      select json_build_object('data', ${API_DATA}) from ${API.table} a where a.id = c.lead_id)
+      select json_build_object('data', ${API_DATA}) from api_lead a where a.id = c.lead_id)
     end as lead
   from c`;
 
