@@ -203,10 +203,6 @@ export const literalBinder: Bind = (value) => {
   return pg.escapeLiteral(value);
 };
 
-/**
- * WHERE clause of the spec's filters. Dates are calendar days in the business time zone: startDate
- * from its midnight, endDate up to the next midnight (inclusive of the whole end day).
- */
 const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
@@ -227,11 +223,15 @@ function searchSql(table: LeadTable, search: string, bind: Bind): string {
 }
 
 /** Casts of a bound value, so a parameter compares as its column's type (text needs none). */
-const CASTS: Partial<Record<ColumnKind, string>> = { int: '::int', bool: '::boolean', uuid: '::uuid' };
+const CASTS: Partial<Record<ColumnKind, string>> = { int: '::int', bool: '::boolean' };
 
 /** The filters that are one field's value: `field = value`. */
 const EQUALITY_FILTERS = ['state', 'birthYear', 'consentGiven', 'channel', 'source', 'campaign'] as const;
 
+/**
+ * WHERE clause of the spec's filters. Dates are calendar days in the business time zone: startDate
+ * from its midnight, endDate up to the next midnight (inclusive of the whole end day).
+ */
 export function whereSql(
   table: LeadTable,
   filters: WebsiteLeadFilters | ApiLeadFilters,
