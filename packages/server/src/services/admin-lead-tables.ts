@@ -8,49 +8,60 @@ import {
 import type { ApiLeadFilters, WebsiteLeadFilters } from '@uf/shared/admin-leads.schema';
 import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from '@uf/shared/attribution';
 import pg from 'pg';
+import { ApiLead } from '../db/entities/api-lead.entity';
+import { WebsiteLead } from '../db/entities/website-lead.entity';
+import { type ColumnKind, columnsOf, type EntityColumn, jsonObjectSql } from '../db/entity-columns';
 
-// The two lead tables the admin area reads, described as data: which SQL column backs each field of
-// spec §3 and how it is rendered. The JSON list, the CSV export and the sort options are all derived
-// from these tables, so adding a column is one entry here (plus the shared field list).
+// The two lead tables the admin area reads: which SQL column backs each field of spec §3 and how it is
+// rendered. A field that is a property of the entity takes its column and kind from the entity (ADR 064);
+// the few that are not are SQL expressions here. The JSON list, the CSV export, the sort options and the
+// filters are all derived from these tables, so a new column needs only its name in the shared field list.
 
-type ColumnKind = 'text' | 'uuid' | 'int' | 'bool' | 'timestamp';
 type Column = { column: string; kind: ColumnKind };
 
 export type LeadKind = 'website' | 'api';
 
 export type LeadTable = {
   kind: LeadKind;
-  table: 'website_lead' | 'api_lead';
+  table: string;
   fields: readonly string[];
   columns: Record<string, Column>;
   notFoundMessage: string;
   /**
-   * The lead's own page (issue 26): `json_build_object` pairs of what the table has no column for,
-   * merged into the row; and the columns that say who the lead is (to find data requests about them).
+   * The lead's own page (issue 26): a JSON object of what the list has no column for, merged into the
+   * row; and the columns that say who the lead is (to find data requests about them).
    */
-  detailPairs: string;
+  detailSql: string;
   identitySql: { email: string; phone: string };
   /** Audit actions that name one of this table's leads by `detail.id`. */
   auditActions: readonly string[];
 };
 
-/** Fields both lead tables store the same way. */
-const SHARED_COLUMNS = {
-  id: { column: 'id', kind: 'uuid' },
-  firstName: { column: 'first_name', kind: 'text' },
-  lastName: { column: 'last_name', kind: 'text' },
-  streetAddress: { column: 'street_address', kind: 'text' },
-  state: { column: 'state', kind: 'text' },
-  phone: { column: 'phone', kind: 'text' },
-  birthMonth: { column: 'birth_month', kind: 'int' },
-  birthDay: { column: 'birth_day', kind: 'int' },
-  birthYear: { column: 'birth_year', kind: 'int' },
-  beneficiary: { column: 'beneficiary', kind: 'text' },
-  trustedFormUrl: { column: 'trusted_form_url', kind: 'text' },
-  createdAt: { column: 'created_at', kind: 'timestamp' },
-  // A SQL expression is a column too: suppressed leads carry opted_out_at (issue 6).
-  optedOut: { column: '(opted_out_at is not null)', kind: 'bool' },
-} satisfies Record<WebsiteLeadField & ApiLeadField, Column>;
+/** The admin fields of a table: the entity's columns, and an expression for every field that is none. */
+function fieldColumns<F extends string, P extends string>(
+  entity: { columns: Readonly<Record<P, EntityColumn>> },
+  fields: readonly F[],
+  expressions: { readonly [K in Exclude<F, P>]: Column },
+): Record<F, Column> {
+  const byExpression: Partial<Record<string, Column>> = expressions;
+  const byEntity: Partial<Record<string, EntityColumn>> = entity.columns;
+  return Object.fromEntries(
+    fields.map((field) => {
+      const column = byExpression[field] ?? byEntity[field];
+      if (!column) throw new Error(`no column for the admin field '${field}'`);
+      return [field, 'column' in column ? column : { column: column.name, kind: column.kind }];
+    }),
+  ) as Record<F, Column>;
+}
+
+const WEBSITE = columnsOf(WebsiteLead);
+const API = columnsOf(ApiLead);
+
+/** A SQL expression is a column too: suppressed leads carry opted_out_at (issue 6). */
+const optedOut = (table: { columns: { optedOutAt: EntityColumn } }): Column => ({
+  column: `(${table.columns.optedOutAt.name} is not null)`,
+  kind: 'bool',
+});
 
 /**
  * The click ids (issue 24): read from the attribution the lead was stored with (the same JSON its
@@ -58,52 +69,45 @@ const SHARED_COLUMNS = {
  * (ADR 059). The keys are fixed names, never input.
  */
 const CLICK_ID_COLUMNS = Object.fromEntries(
-  LEAD_CLICK_ID_FIELDS.map((key) => [key, { column: `(attribution->>'${key}')`, kind: 'text' }]),
+  LEAD_CLICK_ID_FIELDS.map((key) => [
+    key,
+    { column: `(${WEBSITE.columns.attribution.name}->>'${key}')`, kind: 'text' },
+  ]),
 ) as Record<LeadClickIdField, Column>;
 
-const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = {
-  ...SHARED_COLUMNS,
-  email: { column: 'email', kind: 'text' },
-  zipCode: { column: 'zip_code', kind: 'text' },
-  optInDate: { column: 'opt_in_date', kind: 'text' },
-  optInTime: { column: 'opt_in_time', kind: 'text' },
-  certificationId: { column: 'certification_id', kind: 'text' },
-  leadSource: { column: 'lead_source', kind: 'text' },
-  tcpaCompliant: { column: 'tcpa_compliant', kind: 'text' },
-  ipAddress: { column: 'ip_address', kind: 'text' },
-  consentGiven: { column: 'consent_given', kind: 'bool' },
-  doNotSell: { column: 'do_not_sell', kind: 'bool' },
-  channel: { column: 'channel', kind: 'text' },
-  source: { column: 'source', kind: 'text' },
-  medium: { column: 'medium', kind: 'text' },
-  campaign: { column: 'campaign', kind: 'text' },
+const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = fieldColumns(WEBSITE, WEBSITE_LEAD_FIELDS, {
+  optedOut: optedOut(WEBSITE),
   ...CLICK_ID_COLUMNS,
-};
+});
 
-const API_COLUMNS: Record<ApiLeadField, Column> = {
-  ...SHARED_COLUMNS,
-  city: { column: 'city', kind: 'text' },
-};
+const API_COLUMNS: Record<ApiLeadField, Column> = fieldColumns(API, API_LEAD_FIELDS, {
+  optedOut: optedOut(API),
+});
 
 export const WEBSITE_LEADS: LeadTable = {
   kind: 'website',
-  table: 'website_lead',
+  table: WEBSITE.table,
   fields: WEBSITE_LEAD_FIELDS,
   columns: WEBSITE_COLUMNS,
   notFoundMessage: 'Lead not found',
-  detailPairs: `'attribution', attribution, 'country', country`,
-  identitySql: { email: 'email', phone: 'phone' },
+  detailSql: jsonObjectSql(WEBSITE, WEBSITE.table, ['attribution', 'country']),
+  identitySql: { email: WEBSITE.columns.email.name, phone: WEBSITE.columns.phone.name },
   auditActions: ['leads.delete'],
 };
 
 export const API_LEADS: LeadTable = {
   kind: 'api',
-  table: 'api_lead',
+  table: API.table,
   fields: API_LEAD_FIELDS,
   columns: API_COLUMNS,
   notFoundMessage: 'API lead not found',
-  detailPairs: `'partner', (select p.name from partner p where p.id = api_lead.partner_id)`,
-  identitySql: { email: 'null::text', phone: 'phone' },
+  detailSql: jsonObjectSql(API, API.table, [
+    [
+      'partner',
+      { sql: `(select p.name from partner p where p.id = ${API.table}.${API.columns.partnerId.name})` },
+    ],
+  ]),
+  identitySql: { email: 'null::text', phone: API.columns.phone.name },
   auditActions: ['api_leads.delete'],
 };
 
@@ -168,10 +172,11 @@ export function csvSelectSql(table: LeadTable): string {
 /** ORDER BY for a sort field; ties broken by id so pages never overlap or skip. */
 export function orderBySql(table: LeadTable, sort: string, order: SortOrder): string {
   const column = columnOf(table, sort).column;
+  const id = columnOf(table, 'id').column;
   // The tie-breaker runs opposite to the sort, and NULLs keep PostgreSQL's default place (first when
   // descending), so the index (created_at desc, id) serves the default order with no sort at all.
   const tie = order === 'desc' ? 'asc' : 'desc';
-  return column === 'id' ? `id ${order}` : `${column} ${order}, id ${tie}`;
+  return column === id ? `${id} ${order}` : `${column} ${order}, ${id} ${tie}`;
 }
 
 export type Bind = (value: string | number | boolean) => string;
@@ -198,10 +203,6 @@ export const literalBinder: Bind = (value) => {
   return pg.escapeLiteral(value);
 };
 
-/**
- * WHERE clause of the spec's filters. Dates are calendar days in the business time zone: startDate
- * from its midnight, endDate up to the next midnight (inclusive of the whole end day).
- */
 const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
@@ -211,15 +212,26 @@ const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
  * three (migration lead_search).
  */
 function searchSql(table: LeadTable, search: string, bind: Bind): string {
+  const c = (field: string) => columnOf(table, field).column;
   const digits = search.replace(/\D/g, '');
   if (/^[\d\s().+-]+$/.test(search) && digits.length >= 3) {
-    return `phone_digits(phone) like ${bind(likeContains(digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits))}`;
+    return `phone_digits(${c('phone')}) like ${bind(likeContains(digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits))}`;
   }
   const text = bind(likeContains(search.toLowerCase()));
-  const name = `lower(first_name || ' ' || last_name) like ${text}`;
-  return table.kind === 'website' ? `(${name} or lower(email) like ${text})` : name;
+  const name = `lower(${c('firstName')} || ' ' || ${c('lastName')}) like ${text}`;
+  return table.kind === 'website' ? `(${name} or lower(${c('email')}) like ${text})` : name;
 }
 
+/** Casts of a bound value, so a parameter compares as its column's type (text needs none). */
+const CASTS: Partial<Record<ColumnKind, string>> = { int: '::int', bool: '::boolean' };
+
+/** The filters that are one field's value: `field = value`. */
+const EQUALITY_FILTERS = ['state', 'birthYear', 'consentGiven', 'channel', 'source', 'campaign'] as const;
+
+/**
+ * WHERE clause of the spec's filters. Dates are calendar days in the business time zone: startDate
+ * from its midnight, endDate up to the next midnight (inclusive of the whole end day).
+ */
 export function whereSql(
   table: LeadTable,
   filters: WebsiteLeadFilters | ApiLeadFilters,
@@ -228,26 +240,24 @@ export function whereSql(
 ): string {
   const clauses: string[] = [];
   if (filters.search !== undefined) clauses.push(searchSql(table, filters.search, bind));
-  if (filters.state !== undefined) clauses.push(`state = ${bind(filters.state)}`);
-  if (filters.birthYear !== undefined) clauses.push(`birth_year = ${bind(filters.birthYear)}::int`);
+  const values: Partial<Record<string, string | number | boolean>> = filters;
+  for (const field of EQUALITY_FILTERS) {
+    const value = values[field];
+    // The website-only filters have no column in the API table.
+    if (value === undefined || !(field in table.columns)) continue;
+    const column = columnOf(table, field);
+    clauses.push(`${column.column} = ${bind(value)}${CASTS[column.kind] ?? ''}`);
+  }
+  const createdAt = columnOf(table, 'createdAt').column;
   if (filters.startDate !== undefined) {
     clauses.push(
-      `created_at >= (${bind(filters.startDate)}::date::timestamp at time zone ${bind(timeZone)}::text)`,
+      `${createdAt} >= (${bind(filters.startDate)}::date::timestamp at time zone ${bind(timeZone)}::text)`,
     );
   }
   if (filters.endDate !== undefined) {
     clauses.push(
-      `created_at < ((${bind(filters.endDate)}::date + 1)::timestamp at time zone ${bind(timeZone)}::text)`,
+      `${createdAt} < ((${bind(filters.endDate)}::date + 1)::timestamp at time zone ${bind(timeZone)}::text)`,
     );
-  }
-  if (table.kind === 'website' && 'consentGiven' in filters && filters.consentGiven !== undefined) {
-    clauses.push(`consent_given = ${bind(filters.consentGiven)}::boolean`);
-  }
-  if (table.kind === 'website') {
-    const { channel, source, campaign } = filters as WebsiteLeadFilters;
-    if (channel !== undefined) clauses.push(`channel = ${bind(channel)}`);
-    if (source !== undefined) clauses.push(`source = ${bind(source)}`);
-    if (campaign !== undefined) clauses.push(`campaign = ${bind(campaign)}`);
   }
   return clauses.length ? `where ${clauses.join(' and ')}` : '';
 }

@@ -61,7 +61,7 @@ export async function listLeads<T>(
  */
 export async function getLead<T>(pool: Pool, table: LeadTable, id: string): Promise<T> {
   const { rows } = await pool.query<{ row: T; extra: Record<string, unknown> }>(
-    `select ${jsonRowSql(table)} as row, json_build_object(${table.detailPairs}) as extra
+    `select ${jsonRowSql(table)} as row, ${table.detailSql} as extra
      from ${table.table} where id = $1`,
     [id],
   );

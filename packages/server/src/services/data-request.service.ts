@@ -1,5 +1,10 @@
+import type { EntitySchema, InferEntity } from '@mikro-orm/core';
 import { normalizeEmail, phoneDigits } from '@uf/shared/data-request.schema';
 import type { Pool } from 'pg';
+import { ApiLead } from '../db/entities/api-lead.entity';
+import { ConsentReceipt } from '../db/entities/consent-receipt.entity';
+import { WebsiteLead } from '../db/entities/website-lead.entity';
+import { columnsOf, type EntityColumn, type PropertyOf } from '../db/entity-columns';
 import { recordAudit } from './audit.service';
 import { inTransaction, type Sql } from './pg-transaction';
 import { addSuppression, emailHash, emailLockName, type Identifiers, phoneHash } from './suppression.service';
@@ -18,6 +23,73 @@ function keysOf(ids: Identifiers) {
   return { email: ids.email ? normalizeEmail(ids.email) : '', digits: digits.length === 10 ? digits : '' };
 }
 
+/** A stored value as the export shows it: numbers and times as text (times in ISO 8601, UTC), the rest as stored. */
+type Shown<T> =
+  NonNullable<T> extends boolean
+    ? boolean
+    :
+        | (NonNullable<T> extends Date | number | string ? string : NonNullable<T>)
+        | (null extends T ? null : never);
+
+function readerOf(column: EntityColumn): (value: unknown) => unknown {
+  if (column.kind === 'bool') return Boolean;
+  const read =
+    column.kind === 'timestamp'
+      ? (v: unknown) => iso(v as Date)
+      : column.kind === 'json'
+        ? (v: unknown) => v
+        : (v: unknown) => String(v);
+  return column.nullable ? (v) => (v === null || v === undefined ? null : read(v)) : read;
+}
+
+type Added = Record<string, { sql: string; after: string; read: (value: unknown) => unknown }>;
+
+/**
+ * What the export shows of a table's rows (ADR 064): every column of the entity but those `omit` names —
+ * a secret (`.hidden()`) must be among them — and the values of `add`, each placed after a property. So
+ * a new column reaches the person it is about without a change here.
+ */
+function exportOf<S extends EntitySchema, O extends PropertyOf<S>, A extends Added>(
+  schema: S,
+  alias: string,
+  omit: readonly O[],
+  add: A,
+) {
+  const { table, columns, properties } = columnsOf(schema);
+  const omitted = new Set<string>(omit);
+  const fields: { key: string; sql: string; read: (value: unknown) => unknown }[] = [];
+  for (const p of properties) {
+    const column = columns[p];
+    if (column.hidden && !omitted.has(p)) throw new Error(`${table}.${column.name} is a secret: omit it`);
+    if (!omitted.has(p)) fields.push({ key: p, sql: `${alias}.${column.name}`, read: readerOf(column) });
+    for (const [key, value] of Object.entries(add)) if (value.after === p) fields.push({ key, ...value });
+  }
+  type Row = { [K in Exclude<PropertyOf<S>, O>]: Shown<InferEntity<S>[K]> } & {
+    [K in keyof A]: ReturnType<A[K]['read']>;
+  };
+  return {
+    /** `alias.column as "key", …`: the rows come back keyed as the export names them. */
+    select: fields.map((f) => `${f.sql} as "${f.key}"`).join(', '),
+    read: (row: Record<string, unknown>) =>
+      Object.fromEntries(fields.map((f) => [f.key, f.read(row[f.key])])) as Row,
+  };
+}
+
+// Not exported: secrets, and what the visit's analytics derive (the attribution itself is exported whole).
+const WEBSITE_EXPORT = exportOf(
+  WebsiteLead,
+  'l',
+  ['ownerTokenHash', 'retryKeyHash', 'sessionId', 'visitTracked', 'channel', 'source', 'medium', 'campaign'],
+  {},
+);
+const API_EXPORT = exportOf(ApiLead, 'a', ['partnerId'], {
+  partner: { sql: 'p.name', after: 'trustedFormUrl', read: (v) => (v as string | null) ?? null },
+});
+// A receipt's attribution is its lead's, exported with the lead.
+const RECEIPT_EXPORT = exportOf(ConsentReceipt, 'r', ['attribution'], {
+  consentText: { sql: 't.body', after: 'consentTextHash', read: (v) => String(v) },
+});
+
 const WEBSITE_MATCH = "(lower(l.email) = $1 and $1 <> '') or (phone_digits(l.phone) = $2 and $2 <> '')";
 
 export async function findPersonalData(sql: Sql, ids: Identifiers) {
@@ -25,24 +97,17 @@ export async function findPersonalData(sql: Sql, ids: Identifiers) {
   const rowsOf = async (text: string, values: unknown[]) =>
     (await sql.query<Record<string, unknown>>(text, values)).rows;
   const websiteLeads = await rowsOf(
-    `select l.id, l.first_name, l.last_name, l.email, l.phone, l.street_address, l.zip_code, l.state,
-            l.birth_month, l.birth_day, l.birth_year, l.consent_given, l.opt_in_date, l.opt_in_time,
-            l.certification_id, l.lead_source, l.tcpa_compliant, l.beneficiary, l.ip_address, l.user_agent,
-            l.trusted_form_url, l.opted_out_at, l.do_not_sell, l.country, l.attribution, l.created_at, l.updated_at
-     from website_lead l where ${WEBSITE_MATCH} order by l.created_at`,
+    `select ${WEBSITE_EXPORT.select} from website_lead l where ${WEBSITE_MATCH} order by l.created_at`,
     [k.email, k.digits],
   );
   const apiLeads = await rowsOf(
-    `select a.id, a.first_name, a.last_name, a.street_address, a.city, a.state, a.phone, a.birth_month,
-            a.birth_day, a.birth_year, a.beneficiary, a.trusted_form_url, p.name as partner, a.opted_out_at,
-            a.created_at
+    `select ${API_EXPORT.select}
      from api_lead a left join partner p on p.id = a.partner_id
      where phone_digits(a.phone) = $1 and $1 <> '' order by a.created_at`,
     [k.digits],
   );
   const receipts = await rowsOf(
-    `select r.id, r.lead_id, r.consent_given, r.consent_text_version, r.consent_text_hash, t.body as consent_text,
-            r.ip_address, r.user_agent, r.page_url, r.trusted_form_url, r.gpc, r.created_at
+    `select ${RECEIPT_EXPORT.select}
      from consent_receipt r join consent_text t on t.hash = r.consent_text_hash
      join website_lead l on l.id = r.lead_id
      where ${WEBSITE_MATCH} order by r.created_at`,
@@ -56,67 +121,9 @@ export async function findPersonalData(sql: Sql, ids: Identifiers) {
     )
   ).rows;
   return {
-    websiteLeads: websiteLeads.map((r) => ({
-      id: String(r.id),
-      firstName: String(r.first_name),
-      lastName: String(r.last_name),
-      email: String(r.email),
-      phone: String(r.phone),
-      streetAddress: String(r.street_address),
-      zipCode: String(r.zip_code),
-      state: (r.state as string | null) ?? null,
-      birthMonth: String(r.birth_month),
-      birthDay: String(r.birth_day),
-      birthYear: String(r.birth_year),
-      consentGiven: Boolean(r.consent_given),
-      optInDate: String(r.opt_in_date),
-      optInTime: String(r.opt_in_time),
-      certificationId: (r.certification_id as string | null) ?? null,
-      leadSource: String(r.lead_source),
-      tcpaCompliant: String(r.tcpa_compliant),
-      beneficiary: (r.beneficiary as string | null) ?? null,
-      ipAddress: (r.ip_address as string | null) ?? null,
-      userAgent: (r.user_agent as string | null) ?? null,
-      trustedFormUrl: (r.trusted_form_url as string | null) ?? null,
-      optedOutAt: iso(r.opted_out_at as Date | null),
-      doNotSell: Boolean(r.do_not_sell),
-      // Where the visit came from (issue 15): the captured values, as held.
-      country: (r.country as string | null) ?? null,
-      attribution: (r.attribution as Record<string, string> | null) ?? null,
-      createdAt: iso(r.created_at as Date) ?? '',
-      updatedAt: iso(r.updated_at as Date) ?? '',
-    })),
-    apiLeads: apiLeads.map((r) => ({
-      id: String(r.id),
-      firstName: String(r.first_name),
-      lastName: String(r.last_name),
-      streetAddress: String(r.street_address),
-      city: String(r.city),
-      state: String(r.state),
-      phone: String(r.phone),
-      birthMonth: String(r.birth_month),
-      birthDay: String(r.birth_day),
-      birthYear: String(r.birth_year),
-      beneficiary: (r.beneficiary as string | null) ?? null,
-      trustedFormUrl: (r.trusted_form_url as string | null) ?? null,
-      partner: (r.partner as string | null) ?? null,
-      optedOutAt: iso(r.opted_out_at as Date | null),
-      createdAt: iso(r.created_at as Date) ?? '',
-    })),
-    consentReceipts: receipts.map((r) => ({
-      id: String(r.id),
-      leadId: String(r.lead_id),
-      consentGiven: Boolean(r.consent_given),
-      consentTextVersion: String(r.consent_text_version),
-      consentTextHash: String(r.consent_text_hash),
-      consentText: String(r.consent_text),
-      ipAddress: (r.ip_address as string | null) ?? null,
-      userAgent: (r.user_agent as string | null) ?? null,
-      pageUrl: (r.page_url as string | null) ?? null,
-      trustedFormUrl: (r.trusted_form_url as string | null) ?? null,
-      gpc: Boolean(r.gpc),
-      createdAt: iso(r.created_at as Date) ?? '',
-    })),
+    websiteLeads: websiteLeads.map(WEBSITE_EXPORT.read),
+    apiLeads: apiLeads.map(API_EXPORT.read),
+    consentReceipts: receipts.map(RECEIPT_EXPORT.read),
     suppression: suppression.map((r) => ({
       kind: r.kind,
       source: r.source,

@@ -4,7 +4,7 @@ import { exportFileName } from '@uf/shared/admin-leads';
 import type { Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { withoutTimeouts } from '../db/database';
-import { csvSelectSql, type LeadTable, literalBinder, whereSql } from './admin-lead-tables';
+import { csvSelectSql, type LeadTable, literalBinder, orderBySql, whereSql } from './admin-lead-tables';
 import type { Actor, Filters } from './admin-leads.service';
 import { recordAudit } from './audit.service';
 import { dateAndTimeIn } from './time';
@@ -18,7 +18,7 @@ const UTF8_BOM = '\uFEFF';
 
 export function exportSql(table: LeadTable, filters: Filters, timeZone: string): string {
   const where = whereSql(table, filters, timeZone, literalBinder);
-  return `copy (select ${csvSelectSql(table)} from ${table.table} ${where} order by created_at desc, id) to stdout with (format csv, header true, encoding 'UTF8')`;
+  return `copy (select ${csvSelectSql(table)} from ${table.table} ${where} order by ${orderBySql(table, 'createdAt', 'desc')}) to stdout with (format csv, header true, encoding 'UTF8')`;
 }
 
 export type CsvExport = { fileName: string; stream: Readable };

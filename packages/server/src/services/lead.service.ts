@@ -9,9 +9,10 @@ import { DIRECT_REFERRER } from '@uf/shared/referrer';
 import { stateFromZip } from '@uf/shared/zip-state';
 import type { Pool } from 'pg';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
+import { columnsOf } from '../db/entity-columns';
 import { AppError } from '../errors';
 import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from './consent.service';
-import { batchInput, databaseCommitter } from './pg-batch';
+import { batchInsert, databaseCommitter } from './pg-batch';
 import { isUniqueViolation, lockKey } from './pg-transaction';
 import { emailLockName, suppressionHashes } from './suppression.service';
 import { dateAndTimeIn } from './time';
@@ -66,45 +67,59 @@ type LeadRow = {
   attribution: string | null;
 };
 
-/** The leads as the statement's input rows, one array parameter per column. */
-const LEAD_INPUT = batchInput<LeadRow>([
-  ['id', 'uuid', (r) => r.id],
-  ['first_name', 'text', (r) => r.input.firstName],
-  ['last_name', 'text', (r) => r.input.lastName],
-  ['email', 'text', (r) => r.input.email],
-  ['phone', 'text', (r) => r.input.phone],
-  ['street_address', 'text', (r) => r.input.streetAddress],
-  ['zip_code', 'text', (r) => r.input.zipCode],
-  ['state', 'text', (r) => stateFromZip(r.input.zipCode)],
-  ['birth_month', 'smallint', (r) => Number(r.input.birthMonth)],
-  ['birth_day', 'smallint', (r) => Number(r.input.birthDay)],
-  ['birth_year', 'smallint', (r) => Number(r.input.birthYear)],
-  ['consent_given', 'boolean', (r) => r.input.consentGiven],
-  ['opt_in_date', 'text', (r) => r.date],
-  ['opt_in_time', 'text', (r) => r.time],
-  ['receipt_id', 'uuid', (r) => r.receiptId],
-  ['tcpa_compliant', 'text', (r) => r.tcpaCompliant],
-  ['ip_address', 'text', (r) => r.meta.ipAddress],
-  ['user_agent', 'text', (r) => r.meta.userAgent],
-  ['trusted_form_url', 'text', (r) => r.meta.trustedFormUrl],
-  ['lock_key', 'bigint', (r) => r.lockKey],
-  ['email_hash', 'text', (r) => r.emailHash],
-  ['phone_hash', 'text', (r) => r.phoneHash],
-  ['gpc', 'boolean', (r) => r.meta.gpc],
-  ['owner_token_hash', 'text', (r) => r.ownerTokenHash],
-  ['retry_key_hash', 'text', (r) => r.retryKeyHash],
-  ['channel', 'text', (r) => r.channel],
-  ['source', 'text', (r) => r.source],
-  ['medium', 'text', (r) => r.meta.attribution.utm_medium ?? null],
-  ['campaign', 'text', (r) => r.meta.attribution.utm_campaign ?? null],
-  ['attribution', 'text', (r) => r.attribution],
-  ['country', 'text', (r) => r.meta.country],
-  ['created_at', 'timestamptz', (r) => r.createdAt],
-  ['page_url', 'text', (r) => r.meta.pageUrl],
-  ['session_id', 'text', (r) => r.meta.sessionId ?? null],
-]);
+/**
+ * The leads as the statement's input rows, one array parameter per column: the columns of website_lead
+ * with where their values come from (ADR 064), then what the statement needs besides (the receipt's own
+ * values, the lock and suppression keys).
+ */
+const LEAD_INSERT = batchInsert(columnsOf(WebsiteLead)).from<LeadRow>(
+  {
+    // The submission's fields go to the columns of the same names (first name, e-mail, ZIP code, consent…).
+    id: (r) => r.id,
+    state: (r) => stateFromZip(r.input.zipCode),
+    birthMonth: (r) => Number(r.input.birthMonth),
+    birthDay: (r) => Number(r.input.birthDay),
+    birthYear: (r) => Number(r.input.birthYear),
+    optInDate: (r) => r.date,
+    optInTime: (r) => r.time,
+    // The consent receipt's id certifies the lead.
+    certificationId: { sql: 'receipt_id::text' },
+    leadSource: { sql: "'website'" },
+    tcpaCompliant: (r) => r.tcpaCompliant,
+    // Named later, by the browser holding the owner token.
+    beneficiary: null,
+    ipAddress: (r) => r.meta.ipAddress,
+    userAgent: (r) => r.meta.userAgent,
+    trustedFormUrl: (r) => r.meta.trustedFormUrl,
+    optedOutAt: { sql: 'suppressed_since_locked(lock_key, email_hash, phone_hash)' },
+    doNotSell: { sql: 'gpc' },
+    ownerTokenHash: (r) => r.ownerTokenHash,
+    retryKeyHash: (r) => r.retryKeyHash,
+    sessionId: (r) => r.meta.sessionId ?? null,
+    // Issue 26: the session's visit of that day, if tracked (the lead rollup trigger marks it).
+    visitTracked: {
+      sql: 'exists (select 1 from analytics_visit v where v.day = opt_in_date::date and v.session_id = input.session_id)',
+    },
+    channel: (r) => r.channel,
+    source: (r) => r.source,
+    medium: (r) => r.meta.attribution.utm_medium ?? null,
+    campaign: (r) => r.meta.attribution.utm_campaign ?? null,
+    attribution: (r) => r.attribution,
+    country: (r) => r.meta.country,
+    createdAt: (r) => r.createdAt,
+    updatedAt: { sql: 'created_at' },
+  },
+  [
+    ['receipt_id', 'uuid', (r) => r.receiptId],
+    ['page_url', 'text', (r) => r.meta.pageUrl],
+    ['gpc', 'boolean', (r) => r.meta.gpc],
+    ['lock_key', 'bigint', (r) => r.lockKey],
+    ['email_hash', 'text', (r) => r.emailHash],
+    ['phone_hash', 'text', (r) => r.phoneHash],
+  ],
+);
 /** The disclosure's parameters, after the input's. */
-const [TEXT_HASH, TEXT_VERSION, TEXT_BODY] = [0, 1, 2].map((i) => `$${LEAD_INPUT.next + i}`);
+const [TEXT_HASH, TEXT_VERSION, TEXT_BODY] = [0, 1, 2].map((i) => `$${LEAD_INSERT.next + i}`);
 // One statement per batch (ADR 030, ADR 051): the disclosure text (first use), the leads and their
 // receipts, so one transaction holds a lead with its receipt or neither. Each lead is flagged when its
 // e-mail or phone is already suppressed, checked by suppressed_since_locked() after it takes the
@@ -112,30 +127,20 @@ const [TEXT_HASH, TEXT_VERSION, TEXT_BODY] = [0, 1, 2].map((i) => `$${LEAD_INPUT
 // commits); leads are taken in lock-key order, so two batches never wait for each other in a circle.
 const SUBMIT_SQL = `
   with input as (
-    select * from ${LEAD_INPUT.from}
+    select * from ${LEAD_INSERT.from}
   ), consent_text_row as (
     insert into consent_text (hash, version, body) values (${TEXT_HASH}, ${TEXT_VERSION}, ${TEXT_BODY})
     on conflict (hash) do nothing
   ), lead as (
-    insert into website_lead (id, first_name, last_name, email, phone, street_address, zip_code, state,
-      birth_month, birth_day, birth_year, consent_given, opt_in_date, opt_in_time, certification_id,
-      lead_source, tcpa_compliant, ip_address, user_agent, trusted_form_url, opted_out_at, do_not_sell,
-      owner_token_hash, retry_key_hash, channel, source, medium, campaign, attribution, country, created_at,
-      updated_at, session_id, visit_tracked)
-    select id, first_name, last_name, email, phone, street_address, zip_code, state, birth_month, birth_day,
-      birth_year, consent_given, opt_in_date, opt_in_time, receipt_id::text, 'website', tcpa_compliant,
-      ip_address, user_agent, trusted_form_url, suppressed_since_locked(lock_key, email_hash, phone_hash), gpc,
-      owner_token_hash, retry_key_hash, channel, source, medium, campaign, attribution::jsonb, country,
-      created_at, created_at, session_id,
-      -- Issue 26: the session's visit of that day, if tracked (the lead rollup trigger marks it).
-      exists (select 1 from analytics_visit v where v.day = opt_in_date::date and v.session_id = input.session_id)
+    insert into ${LEAD_INSERT.into}
+    select ${LEAD_INSERT.select()}
     from input order by lock_key
     returning id, state, attribution->>'utm_source' as utm_source, opted_out_at
   ), receipt as (
     insert into consent_receipt (id, lead_id, consent_given, consent_text_hash, consent_text_version,
       ip_address, user_agent, page_url, trusted_form_url, gpc, attribution, created_at)
     select i.receipt_id, lead.id, i.consent_given, ${TEXT_HASH}, ${TEXT_VERSION}, i.ip_address, i.user_agent,
-      i.page_url, i.trusted_form_url, i.gpc, i.attribution::jsonb, i.created_at
+      i.page_url, i.trusted_form_url, i.gpc, i.attribution, i.created_at
     from lead join input i using (id)
   )
   -- The batch's webhook messages (ADR 062), in the same statement: a lead is never acknowledged
@@ -151,7 +156,7 @@ async function writeLeads(pool: Pool, rows: LeadRow[], outboxWritten: () => void
   const { rows: result } = await pool.query<{ queued: number }>({
     name: 'website_lead_submit_batch',
     text: SUBMIT_SQL,
-    values: [...LEAD_INPUT.values(rows), text.hash, text.version, text.body],
+    values: [...LEAD_INSERT.values(rows), text.hash, text.version, text.body],
   });
   if ((result[0]?.queued ?? 0) > 0) outboxWritten();
 }

@@ -2,10 +2,12 @@ import { phoneDigits } from '@uf/shared/data-request.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { PartnerLead } from '@uf/shared/partner.schema';
 import type { Pool } from 'pg';
+import { ApiLead } from '../db/entities/api-lead.entity';
+import { columnsOf } from '../db/entity-columns';
 import { AppError } from '../errors';
 import { sha256Hex } from './consent.service';
 import type { PartnerIdentity } from './partner-key.service';
-import { batchInput, databaseCommitter } from './pg-batch';
+import { batchInsert, databaseCommitter } from './pg-batch';
 import { lockKey } from './pg-transaction';
 import { suppressionHashes } from './suppression.service';
 
@@ -40,11 +42,19 @@ type PartnerRow = {
   look?: Look;
 };
 
-/** The leads as the statement's input rows (numbered `ord` from 1), one array parameter per column. */
-const PARTNER_INPUT = batchInput<PartnerRow>(
+/**
+ * The leads as the statement's input rows (numbered `ord` from 1), one array parameter per column: the
+ * columns of api_lead with where their values come from (ADR 064), then what the rules need.
+ */
+const PARTNER_INSERT = batchInsert(columnsOf(ApiLead)).from<PartnerRow>(
+  {
+    // The lead's fields go to the columns of the same names.
+    id: (r) => r.id,
+    partnerId: (r) => r.partnerId,
+    optedOutAt: { sql: 'look.suppressed_since' },
+    createdAt: { sql: 'now()' },
+  },
   [
-    ['id', 'uuid', (r) => r.id],
-    ['partner_id', 'uuid', (r) => r.partnerId],
     ['idempotency_key', 'text', (r) => r.key],
     ['request_hash', 'text', (r) => r.hash],
     ['digits', 'text', (r) => r.digits],
@@ -52,21 +62,10 @@ const PARTNER_INPUT = batchInput<PartnerRow>(
     ['phone_hash', 'text', (r) => r.phoneHash],
     ['lock1', 'bigint', (r) => r.lockKeys[0]],
     ['lock2', 'bigint', (r) => r.lockKeys[1] ?? null],
-    ['first_name', 'text', (r) => r.input.firstName],
-    ['last_name', 'text', (r) => r.input.lastName],
-    ['street_address', 'text', (r) => r.input.streetAddress],
-    ['city', 'text', (r) => r.input.city],
-    ['state', 'text', (r) => r.input.state],
-    ['phone', 'text', (r) => r.input.phone],
-    ['birth_month', 'smallint', (r) => r.input.birthMonth],
-    ['birth_day', 'smallint', (r) => r.input.birthDay],
-    ['birth_year', 'smallint', (r) => r.input.birthYear],
-    ['beneficiary', 'text', (r) => r.input.beneficiary ?? null],
-    ['trusted_form_url', 'text', (r) => r.input.trustedFormUrl ?? null],
   ],
   { ordinality: true },
 );
-const [TTL_HOURS, DUP_HOURS] = [0, 1].map((i) => `$${PARTNER_INPUT.next + i}`);
+const [TTL_HOURS, DUP_HOURS] = [0, 1].map((i) => `$${PARTNER_INSERT.next + i}`);
 
 // One statement per batch, one round trip: for each lead in turn partner_lead_look() takes its locks
 // (sorted, so two requests that need the same ones take them in the same order) and then looks with a
@@ -74,16 +73,14 @@ const [TTL_HOURS, DUP_HOURS] = [0, 1].map((i) => `$${PARTNER_INPUT.next + i}`);
 // commits. Leads that share a lock never go in one batch (they could not see each other in it).
 const PARTNER_SQL = `
   with input as (
-    select * from ${PARTNER_INPUT.from}
+    select * from ${PARTNER_INSERT.from}
   ), look as materialized (
     select i.ord, l.* from input i cross join lateral partner_lead_look(
       array_remove(array[i.lock1, i.lock2], null), i.partner_id, i.idempotency_key, ${TTL_HOURS}, i.digits,
       i.last_name_key, ${DUP_HOURS}, i.phone_hash) l
   ), lead as (
-    insert into api_lead (id, first_name, last_name, street_address, city, state, phone, birth_month,
-      birth_day, birth_year, beneficiary, trusted_form_url, partner_id, opted_out_at, created_at)
-    select i.id, i.first_name, i.last_name, i.street_address, i.city, i.state, i.phone, i.birth_month,
-      i.birth_day, i.birth_year, i.beneficiary, i.trusted_form_url, i.partner_id, look.suppressed_since, now()
+    insert into ${PARTNER_INSERT.into}
+    select ${PARTNER_INSERT.select('i')}
     from input i join look using (ord)
     where look.stored_hash is null and look.duplicate_id is null
     returning id, state, opted_out_at
@@ -105,7 +102,7 @@ async function writePartnerLeads(pool: Pool, rows: PartnerRow[], outboxWritten: 
   const { rows: looks } = await pool.query<Look & { ord: string; queued: number | null }>({
     name: 'partner_lead_create_batch',
     text: PARTNER_SQL,
-    values: [...PARTNER_INPUT.values(rows), IDEMPOTENCY_TTL_HOURS, DUPLICATE_WINDOW_HOURS],
+    values: [...PARTNER_INSERT.values(rows), IDEMPOTENCY_TTL_HOURS, DUPLICATE_WINDOW_HOURS],
   });
   for (const look of looks) {
     const row = rows[Number(look.ord) - 1];

@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
 import { healthOf } from '../db/availability';
+import type { EntityColumn } from '../db/entity-columns';
 import { AppError } from '../errors';
 import { type GroupCommitOptions, GroupCommitter } from './group-commit';
 
@@ -22,6 +23,72 @@ export function batchInput<R>(columns: readonly BatchColumn<R>[], options: { ord
     from: `unnest(${arrays})${options.ordinality ? ' with ordinality' : ''} as t(${names})`,
     next: columns.length + 1,
     values: (rows: readonly R[]) => columns.map(([, , value]) => rows.map(value)),
+  };
+}
+
+/**
+ * Where an inserted column's value comes from: the batch row (sent as an array parameter of the column's
+ * own type), a SQL expression over the statement's input row (`{ sql }`), or nowhere (`null`: the
+ * column's default).
+ */
+export type InsertValue<R> = ((row: R) => unknown) | { sql: string } | null;
+
+/**
+ * Every column's value: given for each property of the entity, except that a property named like a field
+ * of the row's `input` (the submission as its shared schema parsed it) may be left out — it takes that
+ * field's value, null when absent.
+ */
+export type InsertValues<P extends string, R extends { input: object }> = {
+  readonly [K in Exclude<P, keyof R['input']>]: InsertValue<R>;
+} & { readonly [K in Extract<P, keyof R['input']>]?: InsertValue<R> };
+
+/**
+ * A batch INSERT into an entity's table (ADR 064): the column names and types are the entity's, and a
+ * new column cannot be left out by accident (the values' type asks for it, unless the submission carries
+ * it under the same name). `extra` input columns carry what the statement needs besides the table's
+ * values (lock keys, hashes, another table's values).
+ */
+export function batchInsert<P extends string>(table: {
+  table: string;
+  columns: Readonly<Record<P, EntityColumn>>;
+  properties: readonly P[];
+}) {
+  return {
+    from<R extends { input: object }>(
+      values: InsertValues<P, R>,
+      extra: readonly BatchColumn<R>[] = [],
+      options: { ordinality?: boolean } = {},
+    ) {
+      const given = values as Partial<Record<P, InsertValue<R>>>;
+      const sourceOf = (p: P): InsertValue<R> =>
+        given[p] === undefined ? (r) => (r.input as Partial<Record<P, unknown>>)[p] ?? null : given[p];
+      const inserted = table.properties.filter((p) => sourceOf(p) !== null);
+      const fromRow = inserted.flatMap((p) => {
+        const value = sourceOf(p);
+        if (typeof value !== 'function') return [];
+        const column: BatchColumn<R> = [table.columns[p].name, table.columns[p].arrayType, value];
+        return [column];
+      });
+      for (const [name] of extra) {
+        if (fromRow.some(([column]) => column === name))
+          throw new Error(`${table.table}: input column ${name} twice`);
+      }
+      const input = batchInput<R>([...fromRow, ...extra], options);
+      return {
+        ...input,
+        /** `table (column, …)`: what the INSERT writes. */
+        into: `${table.table} (${inserted.map((p) => table.columns[p].name).join(', ')})`,
+        /** Its values in the same order: input columns (qualified by `alias` when given) and expressions. */
+        select: (alias?: string) =>
+          inserted
+            .map((p) => {
+              const value = sourceOf(p);
+              if (typeof value === 'function') return `${alias ? `${alias}.` : ''}${table.columns[p].name}`;
+              return (value as { sql: string }).sql;
+            })
+            .join(', '),
+      };
+    },
   };
 }
 

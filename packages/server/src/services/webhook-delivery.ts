@@ -2,6 +2,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { type Attribution, LEAD_CLICK_ID_FIELDS, UTM_KEYS } from '@uf/shared/attribution';
 import type { Pool } from 'pg';
+import { ApiLead } from '../db/entities/api-lead.entity';
+import { ConsentReceipt } from '../db/entities/consent-receipt.entity';
+import { WebsiteLead } from '../db/entities/website-lead.entity';
+import { columnsOf, jsonObjectSql } from '../db/entity-columns';
 import { recordAudit } from './audit.service';
 import { inTransaction } from './pg-transaction';
 import { signatureHeader } from './webhook-signing';
@@ -32,71 +36,73 @@ export type DeliveryOptions = {
   onEndpointDisabled?(endpoint: { url: string; reason: string }): Promise<unknown> | undefined;
 };
 
-/** What a lead's stored columns say about where its visit came from; click ids join here as columns. */
-export function leadAttribution(lead: { attribution?: Attribution | null; page_url?: string | null }) {
-  const a: Attribution = lead.attribution ?? {};
+/** Where a lead's visit came from, as its messages say it: the captured attribution and the landing page. */
+function leadAttribution(attribution: Attribution | null, pageUrl: string | null) {
+  const a: Attribution = attribution ?? {};
   const out: Record<string, string | null> = {};
   for (const key of UTM_KEYS) out[key.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())] = a[key] ?? null;
   out.referrer = a.landingReferrer ?? null;
-  out.landingUrl = lead.page_url ?? null;
+  out.landingUrl = pageUrl;
   for (const key of LEAD_CLICK_ID_FIELDS) out[key] = a[key] ?? null;
   return out;
 }
 
-type WebsiteLeadRow = Record<string, unknown> & { attribution: Attribution | null; page_url: string | null };
+const WEBSITE = columnsOf(WebsiteLead);
+const API = columnsOf(ApiLead);
+const RECEIPT = columnsOf(ConsentReceipt);
 
-/** The `data` of a website lead's messages: the lead, its consent evidence and its attribution. */
-export function websiteLeadData(l: WebsiteLeadRow) {
-  return {
-    id: l.id,
-    leadType: 'website',
-    firstName: l.first_name,
-    lastName: l.last_name,
-    email: l.email,
-    phone: l.phone,
-    streetAddress: l.street_address,
-    zipCode: l.zip_code,
-    state: l.state,
-    birthMonth: l.birth_month,
-    birthDay: l.birth_day,
-    birthYear: l.birth_year,
-    beneficiary: l.beneficiary ?? null,
-    createdAt: l.created_at,
-    consent: {
-      given: l.consent_given,
-      text: l.consent_text ?? null,
-      textVersion: l.consent_text_version ?? null,
-      at: l.consent_at ?? null,
-      ipAddress: l.ip_address ?? null,
-      userAgent: l.user_agent ?? null,
-      pageUrl: l.page_url ?? null,
-      receiptId: l.receipt_id ?? null,
-      trustedFormUrl: l.trusted_form_url ?? null,
+// The `data` of a lead's messages, built by PostgreSQL from the entities' columns (ADR 064), in the
+// message's key order; a website lead's attribution is added when the message is sent.
+const WEBSITE_DATA = jsonObjectSql(WEBSITE, 'l', [
+  'id',
+  ['leadType', { sql: "'website'::text" }],
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'streetAddress',
+  'zipCode',
+  'state',
+  'birthMonth',
+  'birthDay',
+  'birthYear',
+  'beneficiary',
+  'createdAt',
+  [
+    'consent',
+    {
+      // The evidence of the lead's consent: its receipt and the disclosure it agreed to.
+      sql: jsonObjectSql(RECEIPT, 'r', [
+        ['given', 'consentGiven'],
+        ['text', { sql: 't.body' }],
+        ['textVersion', 'consentTextVersion'],
+        ['at', 'createdAt'],
+        'ipAddress',
+        'userAgent',
+        'pageUrl',
+        ['receiptId', 'id'],
+        'trustedFormUrl',
+      ]),
     },
-    attribution: leadAttribution(l),
-  };
-}
-
-/** The `data` of a partner (API) lead's messages. */
-export function apiLeadData(l: Record<string, unknown>) {
-  return {
-    id: l.id,
-    leadType: 'api',
-    firstName: l.first_name,
-    lastName: l.last_name,
-    phone: l.phone,
-    streetAddress: l.street_address,
-    city: l.city,
-    state: l.state,
-    birthMonth: l.birth_month,
-    birthDay: l.birth_day,
-    birthYear: l.birth_year,
-    beneficiary: l.beneficiary ?? null,
-    createdAt: l.created_at,
-    consent: { trustedFormUrl: l.trusted_form_url ?? null },
-    attribution: null,
-  };
-}
+  ],
+]);
+const API_DATA = jsonObjectSql(API, 'a', [
+  'id',
+  ['leadType', { sql: "'api'::text" }],
+  'firstName',
+  'lastName',
+  'phone',
+  'streetAddress',
+  'city',
+  'state',
+  'birthMonth',
+  'birthDay',
+  'birthYear',
+  'beneficiary',
+  'createdAt',
+  ['consent', { sql: jsonObjectSql(API, 'a', ['trustedFormUrl']) }],
+  ['attribution', { sql: 'null' }],
+]);
 
 // Claims the delivery (state pending, no attempt running or its lease expired) and reads what the
 // attempt needs in the same round trip: the endpoint, and the lead when the message carries one.
@@ -111,22 +117,23 @@ const CLAIM_SQL = `
   )
   select c.*,
     case when c.data is null and c.lead_kind = 'website' then (
-      select row_to_json(w) from (
-        select l.id, l.first_name, l.last_name, l.email, l.phone, l.street_address, l.zip_code, l.state,
-          l.birth_month, l.birth_day, l.birth_year, l.beneficiary, l.created_at, l.attribution,
-          r.id as receipt_id, r.consent_given, r.created_at as consent_at, r.ip_address, r.user_agent,
-          r.page_url, r.trusted_form_url, r.consent_text_version, t.body as consent_text
-        from website_lead l
-        left join consent_receipt r on r.lead_id = l.id
-        left join consent_text t on t.hash = r.consent_text_hash
-        where l.id = c.lead_id) w)
+      select json_build_object('data', ${WEBSITE_DATA}, 'attribution', l.${WEBSITE.columns.attribution.name},
+        'pageUrl', r.${RECEIPT.columns.pageUrl.name})
+      from website_lead l
+      left join consent_receipt r on r.lead_id = l.id
+      left join consent_text t on t.hash = r.consent_text_hash
+      where l.id = c.lead_id)
     when c.data is null and c.lead_kind = 'api' then (
-      select row_to_json(a) from (
-        select id, first_name, last_name, phone, street_address, city, state, birth_month, birth_day,
-          birth_year, beneficiary, trusted_form_url, created_at
-        from api_lead where id = c.lead_id) a)
+      select json_build_object('data', ${API_DATA}) from api_lead a where a.id = c.lead_id)
     end as lead
   from c`;
+
+/** A lead as the claim reads it: its message's `data`, and for a website lead what its attribution is made of. */
+type ClaimedLead = {
+  data: Record<string, unknown>;
+  attribution?: Attribution | null;
+  pageUrl?: string | null;
+};
 
 type Claimed = {
   id: string;
@@ -141,7 +148,7 @@ type Claimed = {
   enabled: boolean;
   secret: string;
   previous_secret: string | null;
-  lead: Record<string, unknown> | null;
+  lead: ClaimedLead | null;
 };
 
 export type SendResult = { status?: number; excerpt?: string; error?: string; ms: number };
@@ -322,7 +329,11 @@ export async function runDeliveryAttempt(pool: Pool, id: string, options: Delive
   let data: unknown = d.data;
   if (data == null) {
     if (!d.lead) return record('failed', undefined, null, { reason: 'The lead no longer exists' });
-    data = d.lead_kind === 'api' ? apiLeadData(d.lead) : websiteLeadData(d.lead as WebsiteLeadRow);
+    const { data: lead, attribution, pageUrl } = d.lead;
+    data =
+      d.lead_kind === 'api'
+        ? lead
+        : { ...lead, attribution: leadAttribution(attribution ?? null, pageUrl ?? null) };
   }
   const body = JSON.stringify({ type: d.event, timestamp: new Date(d.created_at).toISOString(), data });
   const timestamp = Math.floor(Date.now() / 1000);

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { Attribution } from '@uf/shared/attribution';
 
 /** Proof of consent for one website lead; written with the lead, never updated (database trigger). */
 export const ConsentReceipt = defineEntity({
@@ -8,15 +9,15 @@ export const ConsentReceipt = defineEntity({
     id: p.uuid().primary(),
     leadId: p.uuid(),
     consentGiven: p.boolean(),
-    consentTextHash: p.text(),
     consentTextVersion: p.text(),
+    consentTextHash: p.text(),
     ipAddress: p.text().nullable(),
     userAgent: p.text().nullable(),
     pageUrl: p.text().nullable(),
     trustedFormUrl: p.text().nullable(),
     gpc: p.boolean(),
     /** UTM parameters, click ids and landing referrer (issue 15). */
-    attribution: p.json().nullable(),
+    attribution: p.json<Attribution>().nullable(),
     createdAt: p.datetime(),
   },
 });

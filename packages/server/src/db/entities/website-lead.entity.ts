@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { Attribution } from '@uf/shared/attribution';
 
 export const WebsiteLead = defineEntity({
   name: 'WebsiteLead',
@@ -42,13 +43,13 @@ export const WebsiteLead = defineEntity({
     sessionId: p.text().nullable(),
     visitTracked: p.boolean().default(false),
     // Where the visit came from (issue 15): derived channel, reported source, utm_medium, utm_campaign,
-    // everything captured, and the visitor's country from the IP.
+    // the visitor's country from the IP, and everything captured.
     channel: p.text().nullable(),
     source: p.text().nullable(),
     medium: p.text().nullable(),
     campaign: p.text().nullable(),
-    attribution: p.json().nullable(),
     country: p.text().nullable(),
+    attribution: p.json<Attribution>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()
