@@ -116,16 +116,22 @@ export type BuildOptions = {
   emailScheduler?: boolean;
 };
 
-/** Requests this server is answering now (every route): how busy it is serving. */
-function countRequestsInFlight(server: Server): { readonly inFlight: number } {
-  const count = { inFlight: 0 };
+/**
+ * Whether this server is busy serving: it was answering `atLeast` requests at once within the last
+ * `withinMs`. A moment's count would not do: under a steady surge the count drops to zero for an
+ * instant each time a batch of answers goes out.
+ */
+function servingLoad(server: Server, atLeast: number, withinMs = 250): { busy(): boolean } {
+  let inFlight = 0;
+  let busyAt = Number.NEGATIVE_INFINITY;
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-    count.inFlight += 1;
+    inFlight += 1;
+    if (inFlight >= atLeast) busyAt = performance.now();
     res.once('close', () => {
-      count.inFlight -= 1;
+      inFlight -= 1;
     });
   });
-  return count;
+  return { busy: () => performance.now() - busyAt < withinMs };
 }
 
 const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -269,7 +275,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   // Webhook deliveries (ADR 062): every replica runs the job queue's workers, unless
   // WEBHOOKS_CONCURRENCY=0 leaves them to other replicas. While this process is busy serving, its
   // attempts are paced: the lead routes keep the machine during a surge.
-  const serving = config.webhooksConcurrency === 0 ? undefined : countRequestsInFlight(app.server);
+  const serving = config.webhooksConcurrency === 0 ? undefined : servingLoad(app.server, BUSY_REQUESTS);
   const webhookWorker =
     serving === undefined
       ? undefined
@@ -287,7 +293,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
             onEndpointDisabled: (endpoint) => services.emailReports.alerts.endpointDisabled(endpoint),
             onError: (err) => app.log.warn({ err }, 'webhook upkeep failed'),
           },
-          busy: () => serving.inFlight >= BUSY_REQUESTS,
+          busy: serving.busy,
           log: (level, message) =>
             app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),
         });

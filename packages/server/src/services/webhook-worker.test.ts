@@ -37,33 +37,36 @@ describe('SendPacer', () => {
 });
 
 describe('createOutboxWaker', () => {
-  it('adds one job per call while idle, and one more after an add for every call made during it', async () => {
+  it('adds a job at once when idle, and one more (at least 50 ms later) for all calls made during it', async () => {
     const pending: (() => void)[] = [];
-    const added: string[] = [];
+    const added: number[] = [];
+    const sql: string[] = [];
     const pool = {
-      query: (sql: string) =>
+      query: (text: string) =>
         new Promise<void>((resolve) => {
-          added.push(sql);
+          added.push(performance.now());
+          sql.push(text);
           pending.push(resolve);
         }),
     };
     const { wake } = createOutboxWaker(pool as never);
     wake();
     expect(added).toHaveLength(1);
+    expect(sql[0]).toContain("add_job('webhook_fanout'");
     // Three commits while the first add runs: one more add, after it.
     wake();
     wake();
     wake();
-    expect(added).toHaveLength(1);
     pending.shift()?.();
     await vi.waitFor(() => expect(added).toHaveLength(2));
+    expect((added[1] ?? 0) - (added[0] ?? 0)).toBeGreaterThanOrEqual(45);
     pending.shift()?.();
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 80));
     expect(added).toHaveLength(2);
-    expect(added[0]).toContain("add_job('webhook_fanout'");
     // Idle again: the next commit adds at once.
     wake();
     expect(added).toHaveLength(3);
+    pending.shift()?.();
   });
 
   it('reports a failed add and keeps working', async () => {

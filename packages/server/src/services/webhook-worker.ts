@@ -12,18 +12,20 @@ import { ATTEMPT_LEASE_SECONDS, type DeliveryOptions, runDeliveryAttempt } from 
 export const DELIVER_TASK = 'webhook_deliver';
 /** Turns the outbox's rows (one per batch of leads) into deliveries (one fan-out at a time). */
 export const FANOUT_TASK = 'webhook_fanout';
-/** Outbox rows fanned out per statement. */
-const FANOUT_LIMIT = 500;
+/** Outbox rows fanned out per statement (a row is a batch of up to 100 leads). */
+const FANOUT_LIMIT = 50;
 /** While busy: outbox rows per fan-out, and the least time between two. */
-const BUSY_FANOUT_EVENTS = 2;
-const BUSY_FANOUT_MS = 500;
+const BUSY_FANOUT_EVENTS = 1;
+const BUSY_FANOUT_MS = 1_000;
+/** The least time between two fan-out jobs queued by a process that runs no worker. */
+const WAKE_JOB_MS = 50;
 /** How often the worker looks for outbox rows nobody fanned out (after a surge, a lost wake). */
 const OUTBOX_TICK_MS = 1_000;
 /**
  * Requests in flight at which this process counts as busy serving: delivery attempts then start at
  * BUSY_STARTS_PER_SECOND until the surge passes (ADR 062, "The write path's share").
  */
-export const BUSY_REQUESTS = 8;
+export const BUSY_REQUESTS = 16;
 const BUSY_STARTS_PER_SECOND = 100;
 /** How often each process looks for work a crashed process left behind. */
 const SWEEP_MS = 10_000;
@@ -144,11 +146,16 @@ export function createOutboxWaker(
   onError: (err: unknown) => void = () => {},
 ): OutboxWaker {
   let local: (() => Promise<void>) | undefined;
+  let lastAdd = Number.NEGATIVE_INFINITY;
+  // A job for the other replicas at most every WAKE_JOB_MS: the batches committed meanwhile share it.
+  const addJob = async () => {
+    const wait = lastAdd + WAKE_JOB_MS - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    lastAdd = performance.now();
+    await pool.query(`select graphile_worker.add_job('${FANOUT_TASK}', '{}'::json)`);
+  };
   return {
-    wake: coalesced(
-      () => local?.() ?? pool.query(`select graphile_worker.add_job('${FANOUT_TASK}', '{}'::json)`),
-      onError,
-    ),
+    wake: coalesced(() => local?.() ?? addJob(), onError),
     fanOutLocally(fanOut) {
       local = fanOut;
     },
