@@ -1,7 +1,7 @@
 import type { EmailSettings, EmailSettingsInput } from '@uf/shared/email-reports.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
-import { AppError } from '../errors';
+import { AppError, rateLimitedError } from '../errors';
 import { recordAudit } from './audit.service';
 import {
   type Email,
@@ -254,7 +254,7 @@ export function createEmailReports(deps: EmailReportsDeps) {
       },
     },
     /** The Account page's "Send test e-mail": to the signed-in admin's address, now. */
-    async sendTest(admin: ActingAdmin, onLimited?: (retryAfterSeconds: number) => void) {
+    async sendTest(admin: ActingAdmin) {
       const adminId = admin.id;
       if (!mailer.configured) {
         throw new AppError(
@@ -281,10 +281,9 @@ export function createEmailReports(deps: EmailReportsDeps) {
         TEST_EMAIL_LIMIT.windowSeconds,
       );
       if (!hit.allowed) {
-        onLimited?.(hit.retryAfterSeconds);
-        throw new AppError(
-          ERROR_CODES.rateLimited,
+        throw rateLimitedError(
           'Too many test e-mails. Please try again in a few minutes.',
+          hit.retryAfterSeconds,
         );
       }
       try {

@@ -18,7 +18,7 @@ export function createPrivacyRouter(supportEmail: string) {
       .meta(restAt('POST', '/api/unsubscribe'))
       .input(createUnsubscribeSchema(supportEmail))
       .mutation(({ ctx, input }) =>
-        unsubscribe(ctx.services.db.pool, input.email, { ip: clientIp(ctx.req), reply: ctx.reply }),
+        unsubscribe(ctx.services.db.pool, input.email, { ip: clientIp(ctx.req) }),
       ),
     consentReceipt: adminProcedure
       .meta(restAt('GET', '/api/admin/leads/:id/consent-receipt'))
