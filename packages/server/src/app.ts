@@ -25,14 +25,14 @@ import { spaPlugin } from './plugins/spa';
 import { adminStreamRoutes } from './rest/admin-stream-routes';
 import { registerRestRoutes } from './rest/rest-adapter';
 import { restRoutesOf } from './rest/rest-routes';
-import { createServices } from './services/index';
-import { failedDeliveriesSection } from './services/webhook.service';
-import { BUSY_REQUESTS, startWebhookWorker } from './services/webhook-worker';
+import { createServices } from './services';
 import { createContextFactory } from './trpc/context';
 import { createInvoker } from './trpc/procedures';
 import { createAppRouter, createOperations } from './trpc/router';
 import { registerSessionFreeProcedures } from './trpc/session-free-routes';
 import { createCallerFactory, runOperation } from './trpc/trpc';
+import { failedDeliveriesSection } from './webhooks/webhook.service';
+import { BUSY_REQUESTS, startWebhookWorker } from './webhooks/webhook-worker';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,7 +48,7 @@ declare module 'fastify' {
     /** Writes out log lines still queued (the log destination is asynchronous). */
     flushLogs(): void;
     /** E-mail reports and alerts (ADR 063): what other features call, and tests drive with their clock. */
-    emailReports: import('./services/email-reports.service').EmailReports;
+    emailReports: import('./email/email-reports.service').EmailReports;
   }
 }
 

@@ -6,7 +6,6 @@ import {
 } from '@uf/shared/admin.schema';
 import { emailSettingsSchema } from '@uf/shared/email-reports.schema';
 import * as z from 'zod/mini';
-import type { SignedInAdmin } from '../plugins/admin-guard';
 import {
   type AccountDeps,
   changePassword,
@@ -18,7 +17,8 @@ import {
   regenerateRecoveryCodes,
   startTotpEnrolment,
   twoFactorStatus,
-} from '../services/admin-account.service';
+} from '../admin/admin-account.service';
+import type { SignedInAdmin } from '../plugins/admin-guard';
 import type { Context } from './context';
 import { applyOutcome } from './outcome';
 import { adminProcedure, enrollingAdminProcedure, restAt, router } from './trpc';

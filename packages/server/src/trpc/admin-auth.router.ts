@@ -1,5 +1,5 @@
 import { signInSchema } from '@uf/shared/admin.schema';
-import { signIn, signOut } from '../services/admin-auth.service';
+import { signIn, signOut } from '../admin/admin-auth.service';
 import { applyOutcome } from './outcome';
 import { enrollingAdminProcedure, publicProcedure, restAt, router } from './trpc';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
-import type { Outcome } from '../services/outcome';
+import type { Outcome } from '../platform/outcome';
 
 // The one place the transport applies what a service returned or threw (issue 23): services never see
 // the request or the reply.

@@ -4,6 +4,8 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
 import { AdminUser } from '../db/entities/admin-user.entity';
 import { AppError, rateLimitedError } from '../errors';
+import type { Outcome } from '../platform/outcome';
+import { hitRateLimit } from '../platform/rate-limit.service';
 import { LOGIN_LIMITS } from './admin-auth.service';
 import { endOtherSessions, endSession, listSessions } from './admin-sessions.service';
 import {
@@ -17,9 +19,7 @@ import {
   wrongCode,
 } from './admin-two-factor.service';
 import { recordAudit } from './audit.service';
-import type { Outcome } from './outcome';
 import { hashPassword, verifyPassword } from './password';
-import { hitRateLimit } from './rate-limit.service';
 
 // The signed-in admin's own account (issue 25): two-factor enrolment, password, sessions.
 

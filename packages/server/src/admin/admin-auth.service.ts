@@ -3,11 +3,11 @@ import { usernameKey } from '@uf/shared/admin.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
 import { AppError, rateLimitedError } from '../errors';
+import type { Outcome, SignedInSession } from '../platform/outcome';
+import { countRateLimit, hitRateLimit, resetRateLimit } from '../platform/rate-limit.service';
 import { acceptTotp, useRecoveryCode } from './admin-two-factor.service';
 import { authenticate, rehashIfNeeded } from './admin-user.service';
 import { recordAudit } from './audit.service';
-import type { Outcome, SignedInSession } from './outcome';
-import { countRateLimit, hitRateLimit, resetRateLimit } from './rate-limit.service';
 
 /**
  * Sign-in limits (issue 22, ADR 056) that a stranger cannot turn against an admin:
