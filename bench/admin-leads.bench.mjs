@@ -124,8 +124,8 @@ async function serverExportSql() {
   const pkg = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
   await build({
     stdin: {
-      contents: `export { exportSql } from './src/services/lead-export.service';
-                 export { WEBSITE_LEADS } from './src/services/admin-lead-tables';`,
+      contents: `export { exportSql } from './src/leads/lead-export.service';
+                 export { WEBSITE_LEADS } from './src/leads/admin-lead-tables';`,
       resolveDir: serverDir,
       loader: 'ts',
     },

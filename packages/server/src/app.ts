@@ -4,13 +4,13 @@ import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import { ERROR_CODES, type ErrorCode } from '@uf/shared/errors';
+import { ERROR_CODES } from '@uf/shared/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
 import { RETRY_AFTER_SECONDS } from './db/availability';
 import { type Database, migrate, openDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
-import { AppError, toErrorResponse } from './errors';
+import { AppError, codeOfStatus, toErrorResponse } from './errors';
 import { AccessLogController, createLogDestination } from './logging';
 import { createMetrics, type Metrics } from './metrics';
 import { allowedMethodsPlugin } from './plugins/allowed-methods';
@@ -25,14 +25,14 @@ import { spaPlugin } from './plugins/spa';
 import { adminStreamRoutes } from './rest/admin-stream-routes';
 import { registerRestRoutes } from './rest/rest-adapter';
 import { restRoutesOf } from './rest/rest-routes';
-import { createServices } from './services/index';
-import { failedDeliveriesSection } from './services/webhook.service';
-import { BUSY_REQUESTS, startWebhookWorker } from './services/webhook-worker';
+import { createServices } from './services';
 import { createContextFactory } from './trpc/context';
 import { createInvoker } from './trpc/procedures';
 import { createAppRouter, createOperations } from './trpc/router';
 import { registerSessionFreeProcedures } from './trpc/session-free-routes';
 import { createCallerFactory, runOperation } from './trpc/trpc';
+import { failedDeliveriesSection } from './webhooks/webhook.service';
+import { BUSY_REQUESTS, startWebhookWorker } from './webhooks/webhook-worker';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,17 +48,9 @@ declare module 'fastify' {
     /** Writes out log lines still queued (the log destination is asynchronous). */
     flushLogs(): void;
     /** E-mail reports and alerts (ADR 063): what other features call, and tests drive with their clock. */
-    emailReports: import('./services/email-reports.service').EmailReports;
+    emailReports: import('./email/email-reports.service').EmailReports;
   }
 }
-
-const STATUS_TO_CODE: Record<number, ErrorCode> = {
-  401: ERROR_CODES.unauthorized,
-  403: ERROR_CODES.forbidden,
-  404: ERROR_CODES.notFound,
-  409: ERROR_CODES.conflict,
-  429: ERROR_CODES.rateLimited,
-};
 
 const isAdminPath = (url: string) => url.startsWith('/api/admin/');
 const TRPC_PREFIX = '/api/trpc';
@@ -232,8 +224,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
         message: 'Something went wrong on our side. Please try again.',
       });
     }
-    const code = STATUS_TO_CODE[status] ?? ERROR_CODES.validation;
-    return reply.code(status).send({ error: code, message: err.message });
+    return reply.code(status).send({ error: codeOfStatus(status), message: err.message });
   });
 
   await app.register(inputGuardPlugin);

@@ -21,6 +21,8 @@ export class AppError extends Error {
     public readonly fieldErrors?: FieldError[],
     /** Machine-readable facts a client may act on, e.g. the id of the existing lead of a duplicate. */
     public readonly details?: Record<string, unknown>,
+    /** Seconds the client should wait (a refusal by a rate limit): every door sends it as Retry-After. */
+    public readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -31,17 +33,27 @@ export class AppError extends Error {
   }
 }
 
-const TRPC_CODE_TO_ERROR: Partial<Record<TRPCError['code'], ErrorCode>> = {
-  BAD_REQUEST: ERROR_CODES.validation,
-  PARSE_ERROR: ERROR_CODES.validation,
-  UNAUTHORIZED: ERROR_CODES.unauthorized,
-  FORBIDDEN: ERROR_CODES.forbidden,
-  NOT_FOUND: ERROR_CODES.notFound,
-  METHOD_NOT_SUPPORTED: ERROR_CODES.methodNotAllowed,
-  CONFLICT: ERROR_CODES.conflict,
-  UNPROCESSABLE_CONTENT: ERROR_CODES.unprocessable,
-  TOO_MANY_REQUESTS: ERROR_CODES.rateLimited,
+/** A refusal by a rate limit: 429, and the wait every door answers as Retry-After. */
+export const rateLimitedError = (message: string, retryAfterSeconds: number) =>
+  new AppError(ERROR_CODES.rateLimited, message, undefined, undefined, retryAfterSeconds);
+
+/**
+ * The error code of a client error raised outside the app's code — by Fastify or a plugin (a status), or
+ * by tRPC itself (its code, as the status tRPC maps it to). The reverse of ERROR_STATUS, one code per
+ * status; any other client status (413, 415…) is the client's request, a validation error.
+ */
+const STATUS_TO_CODE: Partial<Record<number, ErrorCode>> = {
+  401: ERROR_CODES.unauthorized,
+  403: ERROR_CODES.forbidden,
+  404: ERROR_CODES.notFound,
+  405: ERROR_CODES.methodNotAllowed,
+  408: ERROR_CODES.requestTimeout,
+  409: ERROR_CODES.conflict,
+  422: ERROR_CODES.unprocessable,
+  429: ERROR_CODES.rateLimited,
 };
+
+export const codeOfStatus = (status: number): ErrorCode => STATUS_TO_CODE[status] ?? ERROR_CODES.validation;
 
 function fromZod(error: $ZodError): ErrorBody {
   const fieldErrors = firstErrorPerField(error);
@@ -67,8 +79,7 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   if (err instanceof TRPCError) {
     const status = getHTTPStatusCodeFromError(err);
     // Any other client error tRPC raises (payload too large, unsupported media type…) is the client's.
-    const code = TRPC_CODE_TO_ERROR[err.code] ?? ERROR_CODES.validation;
-    if (status < 500) return { status, body: { error: code, message: err.message } };
+    if (status < 500) return { status, body: { error: codeOfStatus(status), message: err.message } };
   }
   // The database away (restarting, refused, timed out, no connection in time): 503, never 500 (ADR 056).
   if (isDatabaseUnavailable(cause) || (err instanceof TRPCError && err.code === 'SERVICE_UNAVAILABLE')) {

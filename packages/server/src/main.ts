@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { ensureInitialAdmin, type InitialAdmin } from './admin/admin-user.service';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { carryOverLegacyData, startConfiguredDatabase } from './db/connect';
 import { INITIAL_ADMIN_LOCK_KEY, withAdvisoryLock } from './db/database';
-import { ensureInitialAdmin, type InitialAdmin } from './services/admin-user.service';
 
 // The server entry: the only place that listens and handles process signals.
 

@@ -1,8 +1,8 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hashPassword } from '../src/admin/password';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { hashPassword } from '../src/services/password';
 import { ADMIN, seedAdmin, signIn } from './support/admin';
 import { startTestApp, type TestApp } from './support/test-app';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELETE_MATCHING_BATCH } from '../src/services/admin-leads.service';
+import { DELETE_MATCHING_BATCH } from '../src/leads/admin-leads.service';
 import { seedAdmin, signIn } from './support/admin';
 import { insertApiLead, insertWebsiteLead } from './support/leads';
 import { startTestApp, type TestApp } from './support/test-app';

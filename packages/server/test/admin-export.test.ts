@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dateAndTimeIn } from '../src/services/time';
+import { dateAndTimeIn } from '../src/platform/time';
 import { seedAdmin, signIn } from './support/admin';
 import { insertApiLead, insertWebsiteLead, parseCsv } from './support/leads';
 import { startTestApp, type TestApp } from './support/test-app';

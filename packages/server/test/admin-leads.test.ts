@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dateAndTimeIn } from '../src/services/time';
+import { dateAndTimeIn } from '../src/platform/time';
 import { seedAdmin, signIn } from './support/admin';
 import { insertApiLead, insertWebsiteLead, type WebsiteLeadRow } from './support/leads';
 import { startTestApp, type TestApp } from './support/test-app';

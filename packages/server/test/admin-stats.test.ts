@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_LEADS, WEBSITE_LEADS } from '../src/services/admin-lead-tables';
-import { apiLeadStats, websiteLeadStats } from '../src/services/admin-leads.service';
+import { API_LEADS, WEBSITE_LEADS } from '../src/leads/admin-lead-tables';
+import { apiLeadStats, websiteLeadStats } from '../src/leads/admin-leads.service';
 import { seedAdmin, signIn } from './support/admin';
 import { insertApiLead, insertWebsiteLead } from './support/leads';
 import { startTestApp, type TestApp } from './support/test-app';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createVisitorHasher } from '../src/services/visitor-id';
+import { createVisitorHasher } from '../src/analytics/visitor-id';
 import { seedAdmin, signIn } from './support/admin';
 import { BROWSER_UA, clearAnalytics } from './support/analytics';
 import { leadBody } from './support/fixtures';

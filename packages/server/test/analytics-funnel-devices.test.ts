@@ -123,7 +123,7 @@ describe('the funnel over one population', () => {
 
     // The rollups agree with a rebuild from the raw events and the leads.
     const before = await rollupRows(t.app.db.pool, 'analytics_daily_source');
-    const { rebuildRollups } = await import('../src/services/analytics-report.service');
+    const { rebuildRollups } = await import('../src/analytics/analytics-report.service');
     await rebuildRollups(t.app.db.pool, { timeZone: 'America/New_York', retentionDays: 395 });
     const after = await rollupRows(t.app.db.pool, 'analytics_daily_source');
     expect(after).toEqual(before);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpiredEvents, rebuildRollups } from '../src/services/analytics-report.service';
+import { purgeExpiredEvents, rebuildRollups } from '../src/analytics/analytics-report.service';
 import { seedAdmin, signIn } from './support/admin';
 import { type FixtureEvent, insertRawEvents } from './support/analytics';
 import { startTestApp, type TestApp } from './support/test-app';

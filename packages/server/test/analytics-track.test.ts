@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAnalyticsIngester } from '../src/services/analytics-ingest.service';
-import { rebuildRollups } from '../src/services/analytics-report.service';
+import { createAnalyticsIngester } from '../src/analytics/analytics-ingest.service';
+import { rebuildRollups } from '../src/analytics/analytics-report.service';
 import { seedAdmin, signIn } from './support/admin';
 import { BROWSER_UA, clearAnalytics, rollupSnapshot, track } from './support/analytics';
 import { startTestApp, type TestApp } from './support/test-app';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../src/services/partner-key.service';
+import { createApiKey } from '../src/partners/partner-key.service';
 import { seedAdmin, signIn } from './support/admin';
 import { leadBody } from './support/fixtures';
 import { partnerLeadBody, postPartnerLead } from './support/partner';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureInitialAdmin } from '../src/admin/admin-user.service';
 import { AdminUser } from '../src/db/entities/admin-user.entity';
-import { ensureInitialAdmin } from '../src/services/admin-user.service';
 import { startTestApp, type TestApp } from './support/test-app';
 
 // The first admin from ADMIN_USERNAME / ADMIN_PASSWORD is insert-if-absent: replicas that race for it

@@ -8,8 +8,8 @@ import {
   KEY_CACHE_SECONDS,
   listApiKeys,
   revokeApiKey,
-} from '../src/services/partner-key.service';
-import { createPartnerLeadWriter } from '../src/services/partner-lead.service';
+} from '../src/partners/partner-key.service';
+import { createPartnerLeadWriter } from '../src/partners/partner-lead.service';
 import { partnerLeadBody, postPartnerLead } from './support/partner';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -310,7 +310,7 @@ describe('POST /api/partner/leads', () => {
 
   it('flags an API lead whose phone is on the suppression list', async () => {
     const body = partnerLead();
-    const { addSuppression } = await import('../src/services/suppression.service');
+    const { addSuppression } = await import('../src/privacy/suppression.service');
     await addSuppression(t.app.db.pool, { phone: body.phone }, 'data_request');
     const { id } = (await post(body)).json();
     const row = (await t.app.db.pool.query('select opted_out_at from api_lead where id = $1', [id])).rows[0];

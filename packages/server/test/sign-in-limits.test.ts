@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountDelayMs, LOGIN_LIMITS } from '../src/services/admin-auth.service';
+import { accountDelayMs, LOGIN_LIMITS } from '../src/admin/admin-auth.service';
 import { ADMIN, seedAdmin } from './support/admin';
 import { startTestApp, type TestApp } from './support/test-app';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockKey } from '../src/services/pg-transaction';
-import { addSuppression, emailLockName } from '../src/services/suppression.service';
+import { lockKey } from '../src/platform/pg-transaction';
+import { addSuppression, emailLockName } from '../src/privacy/suppression.service';
 import { leadBody } from './support/fixtures';
 import { partnerLeadBody, postPartnerLead } from './support/partner';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -122,7 +122,7 @@ describe('POST /api/unsubscribe', () => {
 describe('opt-out flags in the admin tables and exports', () => {
   it('show opted-out and do-not-sell on website leads and opted-out on API leads', async () => {
     const { seedAdmin, signIn } = await import('./support/admin');
-    const { createApiKey } = await import('../src/services/partner-key.service');
+    const { createApiKey } = await import('../src/partners/partner-key.service');
     await seedAdmin(t.app);
     const cookies = await signIn(t.app);
     const optedOutLead = leadBody({ zipCode: '53703' });

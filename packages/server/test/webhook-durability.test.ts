@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newWebhookSecret } from '../src/services/webhook-signing';
+import { newWebhookSecret } from '../src/webhooks/webhook-signing';
 import { startLeadLoad } from './support/load';
 import { waitFor } from './support/raw-http';
 import { type ServerProcess, startServerProcess } from './support/server-process';

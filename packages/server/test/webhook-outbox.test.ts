@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startWebhookWorker } from '../src/services/webhook-worker';
+import { startWebhookWorker } from '../src/webhooks/webhook-worker';
 import { seedAdmin, signIn } from './support/admin';
 import { leadBody } from './support/fixtures';
 import { startTestApp, type TestApp } from './support/test-app';

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../src/services/partner-key.service';
-import { failedDeliveriesSection } from '../src/services/webhook.service';
+import { createApiKey } from '../src/partners/partner-key.service';
+import { failedDeliveriesSection } from '../src/webhooks/webhook.service';
 import { seedAdmin, signIn } from './support/admin';
 import { leadBody } from './support/fixtures';
 import { partnerLeadBody, postPartnerLead } from './support/partner';

@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline';
-import { endOtherSessions } from '../services/admin-sessions.service';
-import { clearTwoFactor } from '../services/admin-two-factor.service';
-import { createAdmin, findAdminOrFail, listAdmins, resetAdminPassword } from '../services/admin-user.service';
-import { recordAudit } from '../services/audit.service';
-import { generatePassword } from '../services/password';
+import { endOtherSessions } from '../admin/admin-sessions.service';
+import { clearTwoFactor } from '../admin/admin-two-factor.service';
+import { createAdmin, findAdminOrFail, listAdmins, resetAdminPassword } from '../admin/admin-user.service';
+import { recordAudit } from '../admin/audit.service';
+import { generatePassword } from '../admin/password';
 import {
   type CliCommand,
   type CliOption,

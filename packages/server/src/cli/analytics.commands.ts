@@ -1,4 +1,4 @@
-import { purgeExpiredEvents, rebuildRollups } from '../services/analytics-report.service';
+import { purgeExpiredEvents, rebuildRollups } from '../analytics/analytics-report.service';
 import { type CliCommand, stringFlag, UsageError } from './command';
 
 export const analyticsCommands: CliCommand[] = [

@@ -1,5 +1,5 @@
-import { recordAudit } from '../services/audit.service';
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/partner-key.service';
+import { recordAudit } from '../admin/audit.service';
+import { createApiKey, listApiKeys, revokeApiKey } from '../partners/partner-key.service';
 import { type CliCommand, requirePositional } from './command';
 
 // Partner API keys (ADR 032). The key is printed once at creation; only its SHA-256 is stored.

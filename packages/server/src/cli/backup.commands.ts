@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { recordAudit } from '../services/audit.service';
-import { createBackup, detectBackupKind, restorePostgres } from '../services/backup.service';
-import { pruneAppBackups } from '../services/backup-files.service';
-import { restoreLogicalBackup } from '../services/logical-backup';
+import { recordAudit } from '../admin/audit.service';
+import { createBackup, detectBackupKind, restorePostgres } from '../backups/backup.service';
+import { pruneAppBackups } from '../backups/backup-files.service';
+import { restoreLogicalBackup } from '../backups/logical-backup';
 import { type CliCommand, requirePositional, UsageError } from './command';
 
 function operator(): string {

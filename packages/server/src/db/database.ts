@@ -1,7 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { installJobQueue } from '../services/webhook-worker';
+import { installJobQueue } from '../webhooks/webhook-worker';
 import { type DatabaseHealth, healthOf } from './availability';
 import { entities } from './entities/index';
 import { migrationsList } from './migrations/index';

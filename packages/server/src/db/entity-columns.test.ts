@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { describe, expect, it } from 'vitest';
-import { batchInsert } from '../services/pg-batch';
+import { batchInsert } from '../platform/pg-batch';
 import { WebsiteLead } from './entities/website-lead.entity';
 import { columnsOf, jsonObjectSql } from './entity-columns';
 

@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, renameSync, writeFileSync } f
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg, { type Pool } from 'pg';
-import { restoreLogicalBackup, writeLogicalBackup } from '../services/logical-backup';
+import { restoreLogicalBackup, writeLogicalBackup } from '../backups/logical-backup';
 import { takeLock } from './embedded';
 
 // Until ADR 050 the embedded database was PGlite, in DATA_DIR/pgdata. The first start of this version

@@ -10,13 +10,13 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import type { z } from 'zod';
+import { openBackup } from '../backups/backup-files.service';
+import { exportAdConversions } from '../leads/ad-conversions.service';
+import type { ConversionSettings } from '../leads/ad-conversions-csv';
+import { API_LEADS, type LeadTable, WEBSITE_LEADS } from '../leads/admin-lead-tables';
+import { listLeads, streamLeadsJson } from '../leads/admin-leads.service';
+import { exportLeadsCsv } from '../leads/lead-export.service';
 import { requireAdmin, type SignedInAdmin } from '../plugins/admin-guard';
-import { exportAdConversions } from '../services/ad-conversions.service';
-import type { ConversionSettings } from '../services/ad-conversions-csv';
-import { API_LEADS, type LeadTable, WEBSITE_LEADS } from '../services/admin-lead-tables';
-import { listLeads, streamLeadsJson } from '../services/admin-leads.service';
-import { openBackup } from '../services/backup-files.service';
-import { exportLeadsCsv } from '../services/lead-export.service';
 import { clientIp } from '../trpc/request-meta';
 import { replyWithError } from './rest-adapter';
 

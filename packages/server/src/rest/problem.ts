@@ -3,7 +3,7 @@ import { ERROR_CODES, type ErrorCode } from '@uf/shared/errors';
 import { partnerFieldErrors } from '@uf/shared/partner.schema';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { $ZodError } from 'zod/v4/core';
-import { AppError, toErrorResponse } from '../errors';
+import { AppError, codeOfStatus, toErrorResponse } from '../errors';
 
 // RFC 9457 problem details for the partner API (ADR 032): `type` points at the section of /api/docs that
 // explains the problem, `errors` lists every invalid field with a JSON pointer into the request body.
@@ -71,20 +71,12 @@ export function toProblem(err: unknown, instance?: string): { status: number; bo
   return { status, body: problem };
 }
 
-const STATUS_CODE: Record<number, ErrorCode> = {
-  401: ERROR_CODES.unauthorized,
-  404: ERROR_CODES.notFound,
-  408: ERROR_CODES.requestTimeout,
-  429: ERROR_CODES.rateLimited,
-  503: ERROR_CODES.unavailable,
-};
-
 /** Errors Fastify raises before the handler (unparsable JSON, wrong content type, body too large). */
 export function replyWithProblem(req: FastifyRequest, reply: FastifyReply, err: unknown) {
   let result: { status: number; body: Problem };
   const raw = err as { statusCode?: number; message?: string };
   if (!(err instanceof TRPCError) && !(err instanceof AppError) && raw.statusCode && raw.statusCode < 500) {
-    const code = STATUS_CODE[raw.statusCode] ?? ERROR_CODES.validation;
+    const code = codeOfStatus(raw.statusCode);
     result = {
       status: raw.statusCode,
       body: {

@@ -6,7 +6,6 @@ import {
 } from '@uf/shared/admin.schema';
 import { emailSettingsSchema } from '@uf/shared/email-reports.schema';
 import * as z from 'zod/mini';
-import type { SignedInAdmin } from '../plugins/admin-guard';
 import {
   type AccountDeps,
   changePassword,
@@ -18,8 +17,10 @@ import {
   regenerateRecoveryCodes,
   startTotpEnrolment,
   twoFactorStatus,
-} from '../services/admin-account.service';
+} from '../admin/admin-account.service';
+import type { SignedInAdmin } from '../plugins/admin-guard';
 import type { Context } from './context';
+import { applyOutcome } from './outcome';
 import { adminProcedure, enrollingAdminProcedure, restAt, router } from './trpc';
 
 // The signed-in admin's own account (issue 25). Two-factor status and enrolment answer also an admin who
@@ -28,9 +29,9 @@ import { adminProcedure, enrollingAdminProcedure, restAt, router } from './trpc'
 const deps = (ctx: Context & { admin: SignedInAdmin }): AccountDeps => ({
   em: ctx.services.em(),
   pool: ctx.services.db.pool,
-  req: ctx.req,
-  reply: ctx.reply,
   admin: ctx.admin,
+  ip: ctx.req.ip,
+  sessionId: ctx.req.session.sessionId,
   scryptLogN: ctx.config.adminPasswordScryptLogN,
   requireTwoFactor: ctx.config.adminRequireTwoFactor,
 });
@@ -52,11 +53,13 @@ export function createAdminAccountRouter() {
     confirmTotp: enrollingAdminProcedure
       .meta(restAt('POST', '/api/admin/me/totp/confirm'))
       .input(confirmTotpSchema)
-      .mutation(({ ctx, input }) => confirmTotpEnrolment(deps(ctx), input)),
+      .mutation(async ({ ctx, input }) =>
+        applyOutcome(ctx.req, await confirmTotpEnrolment(deps(ctx), input)),
+      ),
     disableTotp: adminProcedure
       .meta(restAt('DELETE', '/api/admin/me/totp'))
       .input(disableTotpSchema)
-      .mutation(({ ctx, input }) => disableTotp(deps(ctx), input)),
+      .mutation(async ({ ctx, input }) => applyOutcome(ctx.req, await disableTotp(deps(ctx), input))),
     regenerateRecoveryCodes: adminProcedure
       .meta(restAt('POST', '/api/admin/me/totp/recovery-codes'))
       .input(z.object({ code: confirmTotpSchema.shape.code }))
@@ -85,10 +88,6 @@ export function createAdminAccountRouter() {
       .mutation(({ ctx, input }) => ctx.services.emailReports.updateSettings(acting(ctx), input)),
     sendTestEmail: adminProcedure
       .meta(restAt('POST', '/api/admin/me/email/test'))
-      .mutation(({ ctx }) =>
-        ctx.services.emailReports.sendTest(acting(ctx), (seconds) =>
-          ctx.reply.header('retry-after', String(seconds)),
-        ),
-      ),
+      .mutation(({ ctx }) => ctx.services.emailReports.sendTest(acting(ctx))),
   });
 }

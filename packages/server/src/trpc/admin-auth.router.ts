@@ -1,5 +1,6 @@
 import { signInSchema } from '@uf/shared/admin.schema';
-import { signIn, signOut } from '../services/admin-auth.service';
+import { signIn, signOut } from '../admin/admin-auth.service';
+import { applyOutcome } from './outcome';
 import { enrollingAdminProcedure, publicProcedure, restAt, router } from './trpc';
 
 export function createAdminAuthRouter() {
@@ -7,23 +8,24 @@ export function createAdminAuthRouter() {
     login: publicProcedure
       .meta(restAt('POST', '/api/admin/login'))
       .input(signInSchema)
-      .mutation(({ ctx, input }) =>
-        signIn(
+      .mutation(async ({ ctx, input }) => {
+        const outcome = await signIn(
           {
             em: ctx.services.em(),
             pool: ctx.services.db.pool,
-            req: ctx.req,
-            reply: ctx.reply,
+            client: { ip: ctx.req.ip, userAgent: ctx.req.headers['user-agent'] },
             scryptLogN: ctx.config.adminPasswordScryptLogN,
             requireTwoFactor: ctx.config.adminRequireTwoFactor,
             perClientLimit: ctx.config.adminSignInLimitPerAddress,
           },
           input,
-        ),
-      ),
-    logout: publicProcedure
-      .meta(restAt('POST', '/api/admin/logout'))
-      .mutation(({ ctx }) => signOut(ctx.req, ctx.services.db.pool)),
+        );
+        return applyOutcome(ctx.req, outcome);
+      }),
+    logout: publicProcedure.meta(restAt('POST', '/api/admin/logout')).mutation(async ({ ctx }) => {
+      const who = { username: ctx.req.session?.username, ip: ctx.req.ip };
+      return applyOutcome(ctx.req, await signOut(ctx.services.db.pool, who));
+    }),
     me: enrollingAdminProcedure
       .meta(restAt('GET', '/api/admin/me'))
       .query(({ ctx }) => ({ username: ctx.admin.username })),

@@ -15,7 +15,10 @@ import {
   websiteLeadListSchema,
 } from '@uf/shared/admin-leads.schema';
 import { leadIdSchema } from '@uf/shared/lead.schema';
-import { API_LEADS, type LeadTable, WEBSITE_LEADS } from '../services/admin-lead-tables';
+import { listAudit } from '../admin/audit.service';
+import { backupDatabase } from '../backups/backup.service';
+import { deleteBackup, listBackups } from '../backups/backup-files.service';
+import { API_LEADS, type LeadTable, WEBSITE_LEADS } from '../leads/admin-lead-tables';
 import {
   apiLeadStats,
   deleteLead,
@@ -25,10 +28,7 @@ import {
   listLeadAudit,
   listLeads,
   websiteLeadStats,
-} from '../services/admin-leads.service';
-import { listAudit } from '../services/audit.service';
-import { backupDatabase } from '../services/backup.service';
-import { deleteBackup, listBackups } from '../services/backup-files.service';
+} from '../leads/admin-leads.service';
 import type { Context } from './context';
 import { clientIp } from './request-meta';
 import { adminProcedure, restAt, router } from './trpc';

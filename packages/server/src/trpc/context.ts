@@ -1,7 +1,7 @@
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config';
-import type { Services } from '../services/index';
+import type { Services } from '../services';
 
 export type Context = {
   req: FastifyRequest;

@@ -1,7 +1,7 @@
 import { withMetaCookies } from '@uf/shared/attribution';
 import { withConsentEvidence } from '@uf/shared/consent-evidence.schema';
 import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
-import * as leads from '../services/lead.service';
+import * as leads from '../leads/lead.service';
 import { clientIp, hasGpcSignal, headerValue, pageUrlOf, userAgent } from './request-meta';
 import { anonymousProcedure, mutationOf, operation, restAt, router } from './trpc';
 

@@ -8,8 +8,8 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parse } from 'zod/v4/core';
 import { AppError } from '../errors';
-import { authenticatePartner } from '../services/partner-key.service';
-import { hitRateLimit } from '../services/rate-limit.service';
+import { authenticatePartner } from '../partners/partner-key.service';
+import { hitRateLimit } from '../platform/rate-limit.service';
 import type { Context } from './context';
 import { mutationOf, operation, restAt, router } from './trpc';
 

@@ -1,9 +1,9 @@
 import { dataRequestSchema } from '@uf/shared/data-request.schema';
 import { leadIdSchema } from '@uf/shared/lead.schema';
 import { createUnsubscribeSchema } from '@uf/shared/unsubscribe.schema';
-import { getConsentReceipt } from '../services/consent.service';
-import { deletePersonalData, exportPersonalData, lookupPersonalData } from '../services/data-request.service';
-import { unsubscribe } from '../services/suppression.service';
+import { getConsentReceipt } from '../privacy/consent.service';
+import { deletePersonalData, exportPersonalData, lookupPersonalData } from '../privacy/data-request.service';
+import { unsubscribe } from '../privacy/suppression.service';
 import { clientIp } from './request-meta';
 import { adminProcedure, anonymousProcedure, restAt, router } from './trpc';
 
@@ -18,7 +18,7 @@ export function createPrivacyRouter(supportEmail: string) {
       .meta(restAt('POST', '/api/unsubscribe'))
       .input(createUnsubscribeSchema(supportEmail))
       .mutation(({ ctx, input }) =>
-        unsubscribe(ctx.services.db.pool, input.email, { ip: clientIp(ctx.req), reply: ctx.reply }),
+        unsubscribe(ctx.services.db.pool, input.email, { ip: clientIp(ctx.req) }),
       ),
     consentReceipt: adminProcedure
       .meta(restAt('GET', '/api/admin/leads/:id/consent-receipt'))

@@ -7,6 +7,7 @@ import { AppError, toErrorResponse, UNAVAILABLE_MESSAGE } from '../errors';
 import { requireAdmin } from '../plugins/admin-guard';
 import { assertSafeInput } from '../plugins/input-guard';
 import type { Context } from './context';
+import { applyRefusal } from './outcome';
 
 /** A procedure's REST door, when it has one (issue 23): the REST routes are derived from these marks. */
 export type RestMeta = {
@@ -91,10 +92,11 @@ export function asTRPCError(err: unknown): TRPCError {
   return getTRPCErrorFromUnknown(err);
 }
 
-const appErrors = t.middleware(async ({ next }) => {
+const appErrors = t.middleware(async ({ ctx, next }) => {
   const result = await next();
   if (result.ok) return result;
   const mapped = asTRPCError(result.error);
+  applyRefusal(ctx.reply, mapped.cause);
   if (mapped !== result.error) throw mapped;
   return result;
 });

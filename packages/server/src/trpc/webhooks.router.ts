@@ -18,7 +18,7 @@ import {
   rotateSecret,
   sendTest,
   updateEndpoint,
-} from '../services/webhook.service';
+} from '../webhooks/webhook.service';
 import type { Context } from './context';
 import { clientIp } from './request-meta';
 import { adminProcedure, restAt, router } from './trpc';

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOGIN_LIMITS } from '../../src/admin/admin-auth.service';
 import { migrationsList } from '../../src/db/migrations/index';
-import { LOGIN_LIMITS } from '../../src/services/admin-auth.service';
 import { waitFor } from '../support/raw-http';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-db';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createAdmin } from '../../src/services/admin-user.service';
+import { createAdmin } from '../../src/admin/admin-user.service';
 import { TEST_SCRYPT_LOG_N } from './test-app';
 
 export const ADMIN = { username: 'alice', password: 'correct horse battery' };

@@ -1,5 +1,5 @@
 // How audit-log entries read in the dashboard. The server stores machine names (packages/server
-// src/services/audit.service.ts AuditAction); admins see what happened in words.
+// src/admin/audit.service.ts AuditAction); admins see what happened in words.
 
 const ACTION_LABELS: Record<string, string> = {
   'admin.sign_in': 'Signed in',

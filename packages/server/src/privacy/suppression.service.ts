@@ -1,12 +1,10 @@
 import { normalizeEmail, phoneDigits } from '@uf/shared/data-request.schema';
-import { ERROR_CODES } from '@uf/shared/errors';
 import { UNSUBSCRIBE_ANSWER } from '@uf/shared/unsubscribe.schema';
-import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
-import { AppError } from '../errors';
+import { rateLimitedError } from '../errors';
+import { inTransaction, type Sql } from '../platform/pg-transaction';
+import { hitRateLimit } from '../platform/rate-limit.service';
 import { sha256Hex } from './consent.service';
-import { inTransaction, type Sql } from './pg-transaction';
-import { hitRateLimit } from './rate-limit.service';
 
 // The suppression list (ADR 031): who must not be contacted, kept as SHA-256 hashes of the normalised
 // e-mail address (trimmed, lower case) or phone number (10 digits) — the usual form of hashed
@@ -77,11 +75,7 @@ export const UNSUBSCRIBE_LIMIT = { perClient: 30, windowSeconds: 10 * 60 };
  * POST /api/unsubscribe: the same answer whether or not the address is known, so it reveals nothing.
  * Rate-limited per client address (the limit says nothing about any address either).
  */
-export async function unsubscribe(
-  pool: Pool,
-  email: string,
-  client: { ip: string | null; reply: FastifyReply },
-) {
+export async function unsubscribe(pool: Pool, email: string, client: { ip: string | null }) {
   const hit = await hitRateLimit(
     pool,
     `unsubscribe:ip:${client.ip ?? 'unknown'}`,
@@ -89,10 +83,9 @@ export async function unsubscribe(
     UNSUBSCRIBE_LIMIT.windowSeconds,
   );
   if (!hit.allowed) {
-    client.reply.header('retry-after', String(hit.retryAfterSeconds));
-    throw new AppError(
-      ERROR_CODES.rateLimited,
+    throw rateLimitedError(
       `Too many requests. Please try again in ${Math.ceil(hit.retryAfterSeconds / 60)} minute(s).`,
+      hit.retryAfterSeconds,
     );
   }
   await inTransaction(pool, [emailLockName(email)], (client) =>

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Pool } from 'pg';
-import type { Actor } from './admin-leads.service';
-import { recordAudit } from './audit.service';
+import type { Actor } from '../leads/admin-leads.service';
+import { recordAudit } from '../admin/audit.service';
 import { pruneAppBackups } from './backup-files.service';
 import { isLogicalBackup, writeLogicalBackup } from './logical-backup';
 

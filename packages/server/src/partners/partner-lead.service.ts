@@ -5,11 +5,11 @@ import type { Pool } from 'pg';
 import { ApiLead } from '../db/entities/api-lead.entity';
 import { columnsOf } from '../db/entity-columns';
 import { AppError } from '../errors';
-import { sha256Hex } from './consent.service';
+import { batchInsert, databaseCommitter } from '../platform/pg-batch';
+import { lockKey } from '../platform/pg-transaction';
+import { sha256Hex } from '../privacy/consent.service';
+import { suppressionHashes } from '../privacy/suppression.service';
 import type { PartnerIdentity } from './partner-key.service';
-import { batchInsert, databaseCommitter } from './pg-batch';
-import { lockKey } from './pg-transaction';
-import { suppressionHashes } from './suppression.service';
 
 // POST /api/partner/leads (ADR 032, ADR 051): idempotent by Idempotency-Key, one lead per partner, phone
 // and last name per 24 hours. Both rules hold under concurrency because the statement first takes

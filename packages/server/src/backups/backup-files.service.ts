@@ -5,8 +5,8 @@ import type { Readable } from 'node:stream';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
 import { AppError } from '../errors';
-import type { Actor } from './admin-leads.service';
-import { recordAudit } from './audit.service';
+import type { Actor } from '../leads/admin-leads.service';
+import { recordAudit } from '../admin/audit.service';
 
 // The backups in BACKUP_DIR as files an admin can list, download and delete (issue 26, ADR 060): the
 // app's own (`uf-backup-….dump` / `.sql.gz`) and the compose sidecar's (`scheduled-….dump`), which share

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ChangePasswordInput, usernameKey } from '@uf/shared/admin.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { AdminUser } from '../db/entities/admin-user.entity';
-import { AppError } from '../errors';
+import { AppError, rateLimitedError } from '../errors';
+import type { Outcome } from '../platform/outcome';
+import { hitRateLimit } from '../platform/rate-limit.service';
 import { LOGIN_LIMITS } from './admin-auth.service';
 import { endOtherSessions, endSession, listSessions } from './admin-sessions.service';
 import {
@@ -19,16 +20,16 @@ import {
 } from './admin-two-factor.service';
 import { recordAudit } from './audit.service';
 import { hashPassword, verifyPassword } from './password';
-import { hitRateLimit } from './rate-limit.service';
 
 // The signed-in admin's own account (issue 25): two-factor enrolment, password, sessions.
 
 export type AccountDeps = {
   em: EntityManager;
   pool: Pool;
-  req: FastifyRequest;
-  reply: FastifyReply;
   admin: { id: string; username: string };
+  /** The client's address and the id of the session the admin acts in. */
+  ip: string;
+  sessionId: string;
   /** log2 of scrypt's N for new password hashes (ADMIN_PASSWORD_SCRYPT_LOG_N). */
   scryptLogN: number;
   requireTwoFactor: boolean;
@@ -41,18 +42,17 @@ async function load(d: AccountDeps) {
 }
 
 const audit = (d: AccountDeps, action: Parameters<typeof recordAudit>[1]['action'], detail?: object) =>
-  recordAudit(d.pool, { actor: d.admin.username, action, detail: { ...detail }, ipAddress: d.req.ip });
+  recordAudit(d.pool, { actor: d.admin.username, action, detail: { ...detail }, ipAddress: d.ip });
 
 /**
  * Password and code checks on the account screen go behind the sign-in limit per (account, address):
  * a stolen session cannot try passwords or codes any faster than the sign-in form allows.
  */
 async function limitAttempt(d: AccountDeps) {
-  const key = `login:user-ip:${usernameKey(d.admin.username)}:${d.req.ip}`;
+  const key = `login:user-ip:${usernameKey(d.admin.username)}:${d.ip}`;
   const hit = await hitRateLimit(d.pool, key, LOGIN_LIMITS.perAccountAndClient, LOGIN_LIMITS.windowSeconds);
   if (!hit.allowed) {
-    d.reply.header('retry-after', String(hit.retryAfterSeconds));
-    throw new AppError(ERROR_CODES.rateLimited, 'Too many attempts. Please try again later.');
+    throw rateLimitedError('Too many attempts. Please try again later.', hit.retryAfterSeconds);
   }
 }
 
@@ -77,7 +77,11 @@ export async function startTotpEnrolment(d: AccountDeps) {
   return { secret, otpauthUrl };
 }
 
-export async function confirmTotpEnrolment(d: AccountDeps, input: { code: string }) {
+/** Turns two-factor on; the session no longer has to enrol. */
+export async function confirmTotpEnrolment(
+  d: AccountDeps,
+  input: { code: string },
+): Promise<Outcome<{ recoveryCodes: string[] }>> {
   const user = await load(d);
   if (user.totpSecret) throw new AppError(ERROR_CODES.conflict, 'Two-factor sign-in is already on.');
   const pending = user.totpPendingSecret;
@@ -94,9 +98,8 @@ export async function confirmTotpEnrolment(d: AccountDeps, input: { code: string
   if (rowCount !== 1)
     throw new AppError(ERROR_CODES.conflict, 'The two-factor setup changed meanwhile. Start again.');
   const recoveryCodes = await replaceRecoveryCodes(d.pool, user.id);
-  d.req.session.mustEnrolTwoFactor = false;
   await audit(d, 'admin.two_factor_enabled');
-  return { recoveryCodes };
+  return { answer: { recoveryCodes }, session: { kind: 'update', fields: { mustEnrolTwoFactor: false } } };
 }
 
 /** A TOTP code, or one of the recovery codes (a lost phone must not keep two-factor on forever). */
@@ -109,7 +112,11 @@ async function checkCode(d: AccountDeps, code: string): Promise<boolean> {
   return true;
 }
 
-export async function disableTotp(d: AccountDeps, input: { password: string; code: string }) {
+/** Turns two-factor off; with ADMIN_REQUIRE_2FA the session must enrol again. */
+export async function disableTotp(
+  d: AccountDeps,
+  input: { password: string; code: string },
+): Promise<Outcome<{ ok: true }>> {
   const user = await load(d);
   if (!user.totpSecret) throw new AppError(ERROR_CODES.conflict, 'Two-factor sign-in is not on.');
   await limitAttempt(d);
@@ -118,9 +125,10 @@ export async function disableTotp(d: AccountDeps, input: { password: string; cod
   }
   if (!(await checkCode(d, input.code))) throw wrongCode('code', 'That code is not right.');
   await clearTwoFactor(d.pool, user.id);
-  if (d.requireTwoFactor) d.req.session.mustEnrolTwoFactor = true;
   await audit(d, 'admin.two_factor_disabled');
-  return { ok: true as const };
+  const answer = { ok: true as const };
+  if (!d.requireTwoFactor) return { answer };
+  return { answer, session: { kind: 'update', fields: { mustEnrolTwoFactor: true } } };
 }
 
 export async function regenerateRecoveryCodes(d: AccountDeps, input: { code: string }) {
@@ -142,17 +150,17 @@ export async function changePassword(d: AccountDeps, input: ChangePasswordInput)
   }
   user.passwordHash = await hashPassword(input.newPassword, d.scryptLogN);
   await d.em.flush();
-  const endedSessions = await endOtherSessions(d.pool, user.id, d.req.session.sessionId);
+  const endedSessions = await endOtherSessions(d.pool, user.id, d.sessionId);
   await audit(d, 'admin.password_changed', { endedSessions });
   return { ok: true as const, endedSessions };
 }
 
 export function mySessions(d: AccountDeps) {
-  return listSessions(d.pool, d.admin.id, d.req.session.sessionId);
+  return listSessions(d.pool, d.admin.id, d.sessionId);
 }
 
 export async function endMySession(d: AccountDeps, input: { id: string }) {
-  const sessions = await listSessions(d.pool, d.admin.id, d.req.session.sessionId);
+  const sessions = await listSessions(d.pool, d.admin.id, d.sessionId);
   const target = sessions.find((s) => s.id === input.id);
   await endSession(d.pool, d.admin.id, input.id);
   await audit(d, 'admin.session_ended', {
@@ -164,7 +172,7 @@ export async function endMySession(d: AccountDeps, input: { id: string }) {
 }
 
 export async function endMyOtherSessions(d: AccountDeps) {
-  const ended = await endOtherSessions(d.pool, d.admin.id, d.req.session.sessionId);
+  const ended = await endOtherSessions(d.pool, d.admin.id, d.sessionId);
   await audit(d, 'admin.session_ended', { others: true, ended });
   return { ended };
 }

@@ -1,6 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
-import { dateAndTimeIn } from './time';
+import { dateAndTimeIn } from '../platform/time';
 
 // Cookieless unique visitors (issue 15, ADR 055), counted the way Plausible does: a visitor id is a
 // hash of a secret salt, the client IP and the user agent. The salt belongs to one calendar day (in

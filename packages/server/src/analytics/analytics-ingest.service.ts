@@ -6,11 +6,11 @@ import { normaliseReferrer } from '@uf/shared/referrer';
 import type { Pool } from 'pg';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { AppError } from '../errors';
+import { databaseCommitter } from '../platform/pg-batch';
 import { FUNNEL_DEPTHS } from './analytics-sources';
 import { DROP_REASONS, dropReason } from './bot-filter';
 import type { CountryLookup } from './country-lookup';
 import { type DeviceClass, deviceClass } from './device-class';
-import { databaseCommitter } from './pg-batch';
 import { visitAttribution } from './visit-attribution';
 import { createVisitorHasher } from './visitor-id';
 

@@ -2,10 +2,10 @@ import { Readable } from 'node:stream';
 import { AD_CONVERSION_EXPORTS, type AdPlatform, adConversionsFileName } from '@uf/shared/ad-conversions';
 import type { AdConversionsQuery } from '@uf/shared/admin-leads.schema';
 import type { Pool } from 'pg';
+import { recordAudit } from '../admin/audit.service';
 import { withoutTimeouts } from '../db/database';
 import { type ConversionSettings, conversionFileStart, conversionLine } from './ad-conversions-csv';
 import type { Actor } from './admin-leads.service';
-import { recordAudit } from './audit.service';
 
 // Offline conversions for the ad platforms (issue 24, ADR 059): the website leads of a range of business
 // days that came from a click of that platform, as the file its import takes. Leads on the suppression

@@ -1,12 +1,12 @@
 import type { EntitySchema, InferEntity } from '@mikro-orm/core';
 import { normalizeEmail, phoneDigits } from '@uf/shared/data-request.schema';
 import type { Pool } from 'pg';
+import { recordAudit } from '../admin/audit.service';
 import { ApiLead } from '../db/entities/api-lead.entity';
 import { ConsentReceipt } from '../db/entities/consent-receipt.entity';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { columnsOf, type EntityColumn, type PropertyOf } from '../db/entity-columns';
-import { recordAudit } from './audit.service';
-import { inTransaction, type Sql } from './pg-transaction';
+import { inTransaction, type Sql } from '../platform/pg-transaction';
 import { addSuppression, emailHash, emailLockName, type Identifiers, phoneHash } from './suppression.service';
 
 // Data subject requests (ADR 033): everything held for an e-mail address or phone number — website

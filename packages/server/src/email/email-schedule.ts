@@ -1,5 +1,5 @@
-import { addDays } from './analytics-periods';
-import { dateAndTimeIn } from './time';
+import { addDays } from '../analytics/analytics-periods';
+import { dateAndTimeIn } from '../platform/time';
 
 // When e-mail reports are due and what "business hours" are (issue 24, ADR 063). Pure: every function
 // takes the instant it reasons about, so tests need no clock and never wait for 09:00.

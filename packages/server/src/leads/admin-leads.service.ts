@@ -5,10 +5,16 @@ import type { ApiLeadFilters, WebsiteLeadFilters } from '@uf/shared/admin-leads.
 import { phoneDigits } from '@uf/shared/data-request.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
+import {
+  AUDIT_COLUMNS,
+  type AuditAction,
+  type AuditRow,
+  auditEntryOf,
+  recordAudit,
+} from '../admin/audit.service';
 import { AppError } from '../errors';
+import { emailHash, phoneHash } from '../privacy/suppression.service';
 import { jsonRowSql, type LeadTable, orderBySql, parameterBinder, whereSql } from './admin-lead-tables';
-import { AUDIT_COLUMNS, type AuditAction, type AuditRow, auditEntryOf, recordAudit } from './audit.service';
-import { emailHash, phoneHash } from './suppression.service';
 
 // Admin reads and deletes of website and API leads. Plain SQL on the pool: the list is built as JSON
 // by PostgreSQL, counts and deletes are single statements whatever the size.

@@ -8,15 +8,15 @@ import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { DIRECT_REFERRER } from '@uf/shared/referrer';
 import { stateFromZip } from '@uf/shared/zip-state';
 import type { Pool } from 'pg';
+import { visitAttribution } from '../analytics/visit-attribution';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { columnsOf } from '../db/entity-columns';
 import { AppError } from '../errors';
-import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from './consent.service';
-import { batchInsert, databaseCommitter } from './pg-batch';
-import { isUniqueViolation, lockKey } from './pg-transaction';
-import { emailLockName, suppressionHashes } from './suppression.service';
-import { dateAndTimeIn } from './time';
-import { visitAttribution } from './visit-attribution';
+import { batchInsert, databaseCommitter } from '../platform/pg-batch';
+import { isUniqueViolation, lockKey } from '../platform/pg-transaction';
+import { dateAndTimeIn } from '../platform/time';
+import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from '../privacy/consent.service';
+import { emailLockName, suppressionHashes } from '../privacy/suppression.service';
 
 export type SubmissionMeta = {
   ipAddress: string | null;

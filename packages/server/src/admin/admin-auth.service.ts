@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { usernameKey } from '@uf/shared/admin.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
-import { AppError } from '../errors';
+import { AppError, rateLimitedError } from '../errors';
+import type { Outcome, SignedInSession } from '../platform/outcome';
+import { countRateLimit, hitRateLimit, resetRateLimit } from '../platform/rate-limit.service';
 import { acceptTotp, useRecoveryCode } from './admin-two-factor.service';
 import { authenticate, rehashIfNeeded } from './admin-user.service';
 import { recordAudit } from './audit.service';
-import { countRateLimit, hitRateLimit, resetRateLimit } from './rate-limit.service';
 
 /**
  * Sign-in limits (issue 22, ADR 056) that a stranger cannot turn against an admin:
@@ -36,13 +36,18 @@ export function accountDelayMs(failures: number): number {
   return Math.min(LOGIN_LIMITS.delayMaxMs, LOGIN_LIMITS.delayBaseMs * 2 ** Math.min(over, 10));
 }
 
-/** Sign-in: limited per address and per (account, address), slowed per account; session id regenerated. */
+/** The client a request comes from, as the transport resolved it. */
+export type Client = { ip: string; userAgent?: string };
+
+/**
+ * Sign-in: limited per address and per (account, address), slowed per account. The outcome starts a new
+ * session (a new session id) for the admin.
+ */
 export async function signIn(
   deps: {
     em: EntityManager;
     pool: Pool;
-    req: FastifyRequest;
-    reply: FastifyReply;
+    client: Client;
     /** log2 of scrypt's N (ADMIN_PASSWORD_SCRYPT_LOG_N) and ADMIN_REQUIRE_2FA. */
     scryptLogN: number;
     requireTwoFactor: boolean;
@@ -50,18 +55,14 @@ export async function signIn(
     perClientLimit?: number;
   },
   input: { username: string; password: string; totp?: string; recoveryCode?: string },
-) {
+): Promise<Outcome<{ username: string } | { username: string; twoFactorSetupRequired: true }>> {
+  const { ip } = deps.client;
   const name = usernameKey(input.username);
   const { windowSeconds } = LOGIN_LIMITS;
-  const pairKey = `login:user-ip:${name}:${deps.req.ip}`;
+  const pairKey = `login:user-ip:${name}:${ip}`;
   const accountKey = `login:user:${name}`;
   const [byClient, byPair] = await Promise.all([
-    hitRateLimit(
-      deps.pool,
-      `login:ip:${deps.req.ip}`,
-      deps.perClientLimit ?? LOGIN_LIMITS.perClient,
-      windowSeconds,
-    ),
+    hitRateLimit(deps.pool, `login:ip:${ip}`, deps.perClientLimit ?? LOGIN_LIMITS.perClient, windowSeconds),
     hitRateLimit(deps.pool, pairKey, LOGIN_LIMITS.perAccountAndClient, windowSeconds),
   ]);
   if (!byClient.allowed || !byPair.allowed) {
@@ -69,10 +70,9 @@ export async function signIn(
       byClient.allowed ? 0 : byClient.retryAfterSeconds,
       byPair.allowed ? 0 : byPair.retryAfterSeconds,
     );
-    deps.reply.header('retry-after', String(wait));
-    throw new AppError(
-      ERROR_CODES.rateLimited,
+    throw rateLimitedError(
       `Too many sign-in attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`,
+      wait,
     );
   }
   const delay = accountDelayMs(await countRateLimit(deps.pool, accountKey, windowSeconds));
@@ -83,7 +83,7 @@ export async function signIn(
   ) => {
     // Only failures count account-wide (they slow the next attempts, ever so little at first).
     await hitRateLimit(deps.pool, accountKey, Number.MAX_SAFE_INTEGER, windowSeconds);
-    await recordAudit(deps.pool, { actor, action, ipAddress: deps.req.ip });
+    await recordAudit(deps.pool, { actor, action, ipAddress: ip });
   };
   const hashing = { scryptLogN: deps.scryptLogN };
   let admin: Awaited<ReturnType<typeof authenticate>>;
@@ -114,33 +114,41 @@ export async function signIn(
         actor: admin.username,
         action: 'admin.recovery_code_used',
         detail: { remaining: recoveryLeft },
-        ipAddress: deps.req.ip,
+        ipAddress: ip,
       });
     }
   }
   await rehashIfNeeded(deps.em, admin, input.password, hashing);
   await resetRateLimit(deps.pool, pairKey);
-  await recordAudit(deps.pool, { actor: admin.username, action: 'admin.sign_in', ipAddress: deps.req.ip });
+  await recordAudit(deps.pool, { actor: admin.username, action: 'admin.sign_in', ipAddress: ip });
   // A new session id at sign-in: a session id planted before sign-in is worthless afterwards.
-  await deps.req.session.regenerate();
-  deps.req.session.adminId = admin.id;
-  deps.req.session.username = admin.username;
-  deps.req.session.signedInAt = Date.now();
-  deps.req.session.lastSeenAt = Date.now();
-  deps.req.session.ip = deps.req.ip;
-  deps.req.session.userAgent = (deps.req.headers['user-agent'] ?? '').slice(0, 300);
+  const fields: SignedInSession = {
+    adminId: admin.id,
+    username: admin.username,
+    signedInAt: Date.now(),
+    lastSeenAt: Date.now(),
+    ip,
+    userAgent: (deps.client.userAgent ?? '').slice(0, 300),
+  };
   const mustEnrol = deps.requireTwoFactor && !admin.totpSecret;
   if (mustEnrol) {
-    deps.req.session.mustEnrolTwoFactor = true;
+    fields.mustEnrolTwoFactor = true;
     // Said only when ADMIN_REQUIRE_2FA applies: otherwise the answer is the spec's, unchanged.
-    return { username: admin.username, twoFactorSetupRequired: true as const };
+    return {
+      answer: { username: admin.username, twoFactorSetupRequired: true as const },
+      session: { kind: 'start', fields },
+    };
   }
-  return { username: admin.username };
+  return { answer: { username: admin.username }, session: { kind: 'start', fields } };
 }
 
-export async function signOut(req: FastifyRequest, pool: Pool) {
-  const username = req.session?.username;
-  if (req.session) await req.session.destroy();
-  if (username) await recordAudit(pool, { actor: username, action: 'admin.sign_out', ipAddress: req.ip });
-  return { ok: true as const };
+/** Sign-out of the session's admin (`username`, absent without a signed-in session): the session ends. */
+export async function signOut(
+  pool: Pool,
+  who: { username: string | undefined; ip: string },
+): Promise<Outcome<{ ok: true }>> {
+  if (who.username) {
+    await recordAudit(pool, { actor: who.username, action: 'admin.sign_out', ipAddress: who.ip });
+  }
+  return { answer: { ok: true as const }, session: { kind: 'end' } };
 }

@@ -3,9 +3,9 @@ import { zeroFillDays } from '@uf/shared/analytics-dashboard';
 import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { AnalyticsEventType } from '@uf/shared/constants';
 import type { Pool, PoolClient } from 'pg';
+import { dateAndTimeIn } from '../platform/time';
 import { comparisonPeriods, splitRange } from './analytics-periods';
 import { FUNNEL_DEPTHS, getPeriodTotals, getSourcesReport, Params, where } from './analytics-sources';
-import { dateAndTimeIn } from './time';
 
 // The dashboard's numbers, read from the daily and monthly rollups only (ADR 020): the work depends on
 // the number of days, months, countries and referrers in range, never on the number of events. A 'day'

@@ -3,11 +3,11 @@ import { pipeline } from 'node:stream/promises';
 import { exportFileName } from '@uf/shared/admin-leads';
 import type { Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { recordAudit } from '../admin/audit.service';
 import { withoutTimeouts } from '../db/database';
+import { dateAndTimeIn } from '../platform/time';
 import { csvSelectSql, type LeadTable, literalBinder, orderBySql, whereSql } from './admin-lead-tables';
 import type { Actor, Filters } from './admin-leads.service';
-import { recordAudit } from './audit.service';
-import { dateAndTimeIn } from './time';
 
 // CSV exports straight from PostgreSQL's own COPY … TO STDOUT (CSV format: RFC 4180 quoting, UTF-8),
 // piped to the response with backpressure: the server never holds more than a few chunks, and does

@@ -9,11 +9,11 @@ import {
   type WebhookUpdateInput,
 } from '@uf/shared/webhook.schema';
 import type { Pool } from 'pg';
+import { recordAudit } from '../admin/audit.service';
+import type { SummarySectionSource } from '../email/email-reports.service';
 import { AppError } from '../errors';
-import type { Actor } from './admin-leads.service';
-import { recordAudit } from './audit.service';
-import type { SummarySectionSource } from './email-reports.service';
-import { inTransaction } from './pg-transaction';
+import type { Actor } from '../leads/admin-leads.service';
+import { inTransaction } from '../platform/pg-transaction';
 import { newWebhookSecret } from './webhook-signing';
 import { webhookUrlProblem } from './webhook-url';
 

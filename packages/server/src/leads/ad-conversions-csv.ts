@@ -1,5 +1,5 @@
 import type { AdPlatform } from '@uf/shared/ad-conversions';
-import { dateAndTimeIn } from './time';
+import { dateAndTimeIn } from '../platform/time';
 
 // The offline-conversion files of the ad platforms (issue 24, ADR 059), as pure text: what a lead
 // with a click id becomes in Google Ads' click-conversion import and in Microsoft Advertising's bulk

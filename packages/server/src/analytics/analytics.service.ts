@@ -3,10 +3,10 @@ import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { AppConfig } from '../config';
 import type { Database } from '../db/database';
 import type { Metrics } from '../metrics';
+import { periodicJob } from '../platform/periodic-job';
 import { createAnalyticsIngester } from './analytics-ingest.service';
 import { getAnalyticsSummary, purgeExpiredEvents } from './analytics-report.service';
 import { type CountryLookup, createCountryLookup } from './country-lookup';
-import { periodicJob } from './periodic-job';
 
 // Visitor analytics as the rest of the app sees it: ingestion (group commit), the dashboard summary,
 // and its upkeep: retention of raw events, and folding the lead rollups' delta rows (ADR 055). One

@@ -1,13 +1,13 @@
-import type { AppConfig } from '../config';
-import type { Database } from '../db/database';
-import type { Metrics } from '../metrics';
-import { type AnalyticsService, createAnalyticsService } from './analytics.service';
-import type { BackupSource } from './backup.service';
-import { createEmailReports, type EmailReports } from './email-reports.service';
-import { createLeadSubmitter, type LeadSubmitter } from './lead.service';
-import { createMailer } from './mailer';
-import { createPartnerLeadWriter, type PartnerLeadWriter } from './partner-lead.service';
-import { createOutboxWaker, type OutboxWaker } from './webhook-worker';
+import { type AnalyticsService, createAnalyticsService } from './analytics/analytics.service';
+import type { BackupSource } from './backups/backup.service';
+import type { AppConfig } from './config';
+import type { Database } from './db/database';
+import { createEmailReports, type EmailReports } from './email/email-reports.service';
+import { createMailer } from './email/mailer';
+import { createLeadSubmitter, type LeadSubmitter } from './leads/lead.service';
+import type { Metrics } from './metrics';
+import { createPartnerLeadWriter, type PartnerLeadWriter } from './partners/partner-lead.service';
+import { createOutboxWaker, type OutboxWaker } from './webhooks/webhook-worker';
 
 /** What procedures reach through the context: the database handles and the config. */
 export type Services = {

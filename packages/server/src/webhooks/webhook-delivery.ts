@@ -2,12 +2,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { type Attribution, LEAD_CLICK_ID_FIELDS, UTM_KEYS } from '@uf/shared/attribution';
 import type { Pool } from 'pg';
+import { recordAudit } from '../admin/audit.service';
 import { ApiLead } from '../db/entities/api-lead.entity';
 import { ConsentReceipt } from '../db/entities/consent-receipt.entity';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { columnsOf, jsonObjectSql } from '../db/entity-columns';
-import { recordAudit } from './audit.service';
-import { inTransaction } from './pg-transaction';
+import { inTransaction } from '../platform/pg-transaction';
 import { signatureHeader } from './webhook-signing';
 import { guardedLookup, webhookUrlProblem } from './webhook-url';
 

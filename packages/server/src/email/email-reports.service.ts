@@ -1,8 +1,10 @@
 import type { EmailSettings, EmailSettingsInput } from '@uf/shared/email-reports.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
-import { AppError } from '../errors';
-import { recordAudit } from './audit.service';
+import { recordAudit } from '../admin/audit.service';
+import { AppError, rateLimitedError } from '../errors';
+import { periodicJob } from '../platform/periodic-job';
+import { hitRateLimit } from '../platform/rate-limit.service';
 import {
   type Email,
   formatRate,
@@ -13,8 +15,6 @@ import {
 } from './email-message';
 import { businessHoursBetween, type DueReport, dueReports, isBusinessTime } from './email-schedule';
 import { MailError, type Mailer } from './mailer';
-import { periodicJob } from './periodic-job';
-import { hitRateLimit } from './rate-limit.service';
 
 // E-mail reports and alerts (issue 24, ADR 063). Several replicas may run the scheduler at the same
 // moment: a report is claimed by inserting (rule, period) into email_report_sent — on conflict nothing —
@@ -254,7 +254,7 @@ export function createEmailReports(deps: EmailReportsDeps) {
       },
     },
     /** The Account page's "Send test e-mail": to the signed-in admin's address, now. */
-    async sendTest(admin: ActingAdmin, onLimited?: (retryAfterSeconds: number) => void) {
+    async sendTest(admin: ActingAdmin) {
       const adminId = admin.id;
       if (!mailer.configured) {
         throw new AppError(
@@ -281,10 +281,9 @@ export function createEmailReports(deps: EmailReportsDeps) {
         TEST_EMAIL_LIMIT.windowSeconds,
       );
       if (!hit.allowed) {
-        onLimited?.(hit.retryAfterSeconds);
-        throw new AppError(
-          ERROR_CODES.rateLimited,
+        throw rateLimitedError(
           'Too many test e-mails. Please try again in a few minutes.',
+          hit.retryAfterSeconds,
         );
       }
       try {
