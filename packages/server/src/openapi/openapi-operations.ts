@@ -1,4 +1,11 @@
 import { AD_CONVERSION_EXPORTS, type AdPlatform } from '@uf/shared/ad-conversions';
+import {
+  adConversionsQuerySchema,
+  apiLeadFiltersSchema,
+  apiLeadListSchema,
+  websiteLeadFiltersSchema,
+  websiteLeadListSchema,
+} from '@uf/shared/admin-leads.schema';
 import { FUNNEL_STEPS } from '@uf/shared/analytics.schema';
 import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from '@uf/shared/attribution';
 import { CHANNELS } from '@uf/shared/channel';
@@ -103,7 +110,7 @@ const FILTER_WORDS = {
   endDate: DATE_WORDS,
 };
 
-const stateCode = str('Two-letter US state code (50 states, no DC)', { enum: [...US_STATE_CODES] });
+const _stateCode = str('Two-letter US state code (50 states, no DC)', { enum: [...US_STATE_CODES] });
 const isoDate = str('Date, YYYY-MM-DD', { format: 'date' });
 const BACKUP_NAME_PARAM = str('File name of a backup, as listed by GET /api/admin/backups');
 /** The analytics cards' figures over one period (issue 15). */
@@ -335,34 +342,20 @@ const WEBHOOK_DELIVERY = object({
 
 const idParamNote = 'Lead ids are UUIDs.';
 
-const search = str('Name, e-mail (website leads) or phone number, 2–100 characters');
-const websiteFilters = object(
-  {
-    search,
-    state: stateCode,
-    birthYear: str('Four-digit year'),
-    startDate: isoDate,
-    endDate: isoDate,
-    consentGiven: str(undefined, { enum: ['true', 'false'] }),
+// The streamed routes (lists, CSV files) are no procedures: their queries are the shared schemas they
+// parse with (admin-stream-routes.ts), with words added.
+const PAGING_WORDS = {
+  page: {
+    description:
+      'Page number (1-based); with page or pageSize the answer is one page and X-Total-Count holds the total',
   },
-  [],
-);
-const apiFilters = object(
-  { search, state: stateCode, birthYear: str('Four-digit year'), startDate: isoDate, endDate: isoDate },
-  [],
-);
-const paging = {
-  page: int(
-    'Page number (1-based); with page or pageSize the answer is one page and X-Total-Count holds the total',
-  ),
-  pageSize: int('Rows per page (1–1000)'),
-  sort: str('Field to sort by (default createdAt)'),
-  order: str(undefined, { enum: ['asc', 'desc'] }),
+  pageSize: { description: 'Rows per page (1–1000)' },
+  sort: { description: 'Field to sort by (default createdAt)' },
 };
-const withPaging = (filters: JsonSchema) => ({
-  ...filters,
-  properties: { ...(filters.properties as Record<string, JsonSchema>), ...paging },
-});
+const websiteFilters = inputSchema(websiteLeadFiltersSchema, FILTER_WORDS);
+const apiFilters = inputSchema(apiLeadFiltersSchema, FILTER_WORDS);
+const websiteList = inputSchema(websiteLeadListSchema, { ...FILTER_WORDS, ...PAGING_WORDS });
+const apiList = inputSchema(apiLeadListSchema, { ...FILTER_WORDS, ...PAGING_WORDS });
 
 const idempotencyHeader = {
   name: 'Idempotency-Key',
@@ -379,7 +372,7 @@ const RATE_HEADERS = {
 
 /** The two offline-conversion files (issue 24, ADR 059). */
 function adConversionDocs(): Record<string, OperationDoc> {
-  const range = object({ from: isoDate, to: isoDate }, ['from', 'to']);
+  const range = inputSchema(adConversionsQuerySchema, { from: DATE_WORDS, to: DATE_WORDS });
   const common = (platform: AdPlatform, format: string): OperationDoc => ({
     tag: 'Admin',
     summary: `${AD_CONVERSION_EXPORTS[platform].label} (offline conversion import file)`,
@@ -697,7 +690,7 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Admin',
     summary: 'List website leads',
     auth: 'admin',
-    query: withPaging(websiteFilters),
+    query: websiteList,
     responses: { '200': json('Matching leads, newest first', { type: 'array', items: ref('WebsiteLead') }) },
   },
   'admin.leads.stats': {
@@ -720,7 +713,7 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Admin',
     summary: 'List API leads',
     auth: 'admin',
-    query: withPaging(apiFilters),
+    query: apiList,
     responses: { '200': json('Matching API leads, newest first', { type: 'array', items: ref('ApiLead') }) },
   },
   'admin.apiLeads.stats': {
