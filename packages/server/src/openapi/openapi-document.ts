@@ -60,12 +60,18 @@ function errorResponse(description: string, problem: boolean) {
 
 type ObjectSchema = JsonSchema & { properties?: Record<string, JsonSchema>; required?: string[] };
 
-/** A procedure's input as JSON Schema: one object, or every `.input()` at once (tRPC merges them). */
+/** A procedure's input as JSON Schema: its `.input()`, or the fields of every one (tRPC merges them). */
 function procedureInput(route: RegisteredRoute, doc: OperationDoc | undefined): ObjectSchema | undefined {
   const inputs = route.inputs ?? [];
   if (inputs.length === 0) return undefined;
-  const schemas = inputs.map((input) => inputSchema(input, doc?.input?.fields));
-  return schemas.length === 1 ? (schemas[0] as ObjectSchema) : { allOf: schemas };
+  const schemas = inputs.map((input) => inputSchema(input, doc?.input?.fields) as ObjectSchema);
+  if (schemas.length === 1) return schemas[0];
+  // tRPC merges chained object inputs into one object: so do their fields.
+  return {
+    type: 'object',
+    properties: Object.assign({}, ...schemas.map((schema) => schema.properties ?? {})),
+    required: [...new Set(schemas.flatMap((schema) => schema.required ?? []))],
+  };
 }
 
 /** What a schema accepts says nothing (`z.unknown()`: the procedure parses its input itself). */
