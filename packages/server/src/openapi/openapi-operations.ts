@@ -18,9 +18,11 @@ import { US_STATE_CODES } from '@uf/shared/state-sites';
 import { DELIVERY_STATES, WEBHOOK_EVENTS, webhookFiltersSchema } from '@uf/shared/webhook.schema';
 import { bool, inputSchema, int, type JsonSchema, nullableStr, object, ref, str } from './json-schema';
 
-// What the OpenAPI document says about each REST path (ADR 034). The paths themselves come from the
-// routes the app really registers; this table adds the words and the schemas. Request schemas are the
-// shared zod schemas the server validates with, converted, so the document cannot drift from them.
+// What the OpenAPI document says about each REST path (ADR 034). The paths come from the routes the app
+// really registers, and a procedure's query, body and path parameters from its own input schema (issue
+// 23: openapi-document.ts); this table adds the words, examples and the answers' schemas. The routes
+// that are no procedures (streams, health checks, these documents) describe their input here, from the
+// shared zod schemas they parse with, so the document cannot drift from them.
 
 export type Tag = 'Public' | 'Admin' | 'Data requests' | 'Partner' | 'Operations';
 
