@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isDocumentedPath, toOpenApiPath } from '../src/openapi/openapi-document';
+import { buildOpenApiDocument, isDocumentedPath, toOpenApiPath } from '../src/openapi/openapi-document';
 import { operations } from '../src/openapi/openapi-operations';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -218,6 +218,47 @@ describe('GET /api/openapi.json', () => {
     expect(lead.additionalProperties).toBe(false);
     expect(lead.properties.phone.pattern).toBeTruthy();
     expect(op.description).toContain('24 hours');
+  });
+});
+
+describe('buildOpenApiDocument', () => {
+  it("answers with a procedure's .output() schema, and refuses one written again beside it", () => {
+    const output = z.object({ ok: z.boolean() });
+    const doc = buildOpenApiDocument([{ method: 'POST', url: '/api/csp-report', output }]);
+    expect(doc.paths['/api/csp-report']?.post).toMatchObject({
+      responses: {
+        '204': {
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+            },
+          },
+        },
+      },
+    });
+    expect(() =>
+      buildOpenApiDocument([
+        { method: 'POST', url: '/api/admin/logout', procedure: 'adminAuth.logout', output },
+      ]),
+    ).toThrow(/do not write it again/);
+  });
+
+  it('documents the fields of every .input() of a procedure (tRPC merges them)', () => {
+    const doc = buildOpenApiDocument([
+      {
+        method: 'GET',
+        url: '/api/admin/audit-log',
+        procedure: 'admin.auditLog',
+        inputs: [z.object({ limit: z.number().int() }), z.object({ before: z.number().int().optional() })],
+      },
+    ]);
+    const params = (
+      doc.paths['/api/admin/audit-log']?.get as { parameters: { name: string; required: boolean }[] }
+    ).parameters;
+    expect(params.map((p) => [p.name, p.required])).toEqual([
+      ['limit', true],
+      ['before', false],
+    ]);
   });
 });
 
