@@ -252,9 +252,10 @@ describe('buildOpenApiDocument', () => {
         inputs: [z.object({ limit: z.number().int() }), z.object({ before: z.number().int().optional() })],
       },
     ]);
-    const params = (
-      doc.paths['/api/admin/audit-log']?.get as { parameters: { name: string; required: boolean }[] }
-    ).parameters;
+    const operation = doc.paths['/api/admin/audit-log']?.get as
+      | { parameters: { name: string; required: boolean }[] }
+      | undefined;
+    const params = operation?.parameters ?? [];
     expect(params.map((p) => [p.name, p.required])).toEqual([
       ['limit', true],
       ['before', false],
