@@ -1,7 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDocumentedPath, toOpenApiPath } from '../src/openapi/openapi-document';
+import { z } from 'zod';
+import { buildOpenApiDocument, isDocumentedPath, toOpenApiPath } from '../src/openapi/openapi-document';
 import { operations } from '../src/openapi/openapi-operations';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -123,6 +124,50 @@ describe('GET /api/openapi.json', () => {
     expect(submit?.procedure).toBe('lead.submit');
   });
 
+  it("takes each procedure's query or body from the procedure's input schema, written nowhere else (issue 23)", async () => {
+    const doc = await fetchDocument();
+    const procedures = t.app.registeredRoutes.filter(
+      (r) => r.procedure && r.inputs?.length && r.method !== 'HEAD' && isDocumentedPath(r.url),
+    );
+    expect(procedures.length).toBeGreaterThan(30);
+    for (const route of procedures) {
+      const key = `${route.method} ${route.url}`;
+      const input = z.toJSONSchema(route.inputs?.[0] as z.ZodType, { io: 'input', unrepresentable: 'any' });
+      const names = Object.keys((input as { properties?: object }).properties ?? {});
+      const pathNames = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]);
+      const op = doc.paths[toOpenApiPath(route.url)][route.method.toLowerCase()];
+      const params = op.parameters as { name: string; in: string }[];
+      expect(
+        params.filter((p) => p.in === 'path').map((p) => p.name),
+        key,
+      ).toEqual(pathNames);
+      const fields = names.filter((name) => !pathNames.includes(name)).sort();
+      const body = op.requestBody?.content['application/json'].schema;
+      const bodySchema = body?.$ref ? doc.components.schemas[body.$ref.split('/').pop()] : body;
+      if (route.method === 'GET') {
+        expect(
+          params
+            .filter((p) => p.in === 'query')
+            .map((p) => p.name)
+            .sort(),
+          key,
+        ).toEqual(fields);
+        expect(body, key).toBeUndefined();
+      } else if (names.length === 0) {
+        // The procedure parses its body itself (the partner API): the words give the schema it parses with.
+        expect(route.procedure, key).toBe('partner.createLead');
+      } else {
+        expect(Object.keys(bodySchema?.properties ?? {}).sort(), key).toEqual(fields);
+      }
+      // The words add prose and examples, never a procedure's own query or body.
+      const words = operations[route.procedure ?? ''];
+      if (names.length > 0) expect(words?.body ?? words?.query, key).toBeUndefined();
+    }
+    // A field the hand-written table had left out is now documented: the website leads' source filter.
+    const matching = doc.paths['/api/admin/leads/matching'].delete.requestBody.content['application/json'];
+    expect(Object.keys(matching.schema.properties.filters.properties)).toContain('source');
+  });
+
   it('says who may call each operation: a scheme, or security: [] for anyone', async () => {
     const doc = await fetchDocument();
     for (const { key, op } of operationsOf(doc)) {
@@ -173,6 +218,48 @@ describe('GET /api/openapi.json', () => {
     expect(lead.additionalProperties).toBe(false);
     expect(lead.properties.phone.pattern).toBeTruthy();
     expect(op.description).toContain('24 hours');
+  });
+});
+
+describe('buildOpenApiDocument', () => {
+  it("answers with a procedure's .output() schema, and refuses one written again beside it", () => {
+    const output = z.object({ ok: z.boolean() });
+    const doc = buildOpenApiDocument([{ method: 'POST', url: '/api/csp-report', output }]);
+    expect(doc.paths['/api/csp-report']?.post).toMatchObject({
+      responses: {
+        '204': {
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+            },
+          },
+        },
+      },
+    });
+    expect(() =>
+      buildOpenApiDocument([
+        { method: 'POST', url: '/api/admin/logout', procedure: 'adminAuth.logout', output },
+      ]),
+    ).toThrow(/do not write it again/);
+  });
+
+  it('documents the fields of every .input() of a procedure (tRPC merges them)', () => {
+    const doc = buildOpenApiDocument([
+      {
+        method: 'GET',
+        url: '/api/admin/audit-log',
+        procedure: 'admin.auditLog',
+        inputs: [z.object({ limit: z.number().int() }), z.object({ before: z.number().int().optional() })],
+      },
+    ]);
+    const operation = doc.paths['/api/admin/audit-log']?.get as
+      | { parameters: { name: string; required: boolean }[] }
+      | undefined;
+    const params = operation?.parameters ?? [];
+    expect(params.map((p) => [p.name, p.required])).toEqual([
+      ['limit', true],
+      ['before', false],
+    ]);
   });
 });
 

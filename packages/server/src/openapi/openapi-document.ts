@@ -1,6 +1,7 @@
 import { ERROR_CODES, ERROR_STATUS } from '@uf/shared/errors';
+import type { $ZodType } from 'zod/v4/core';
 import { PROBLEM_TITLES, problemTypeUri } from '../rest/problem';
-import { type JsonSchema, ref } from './json-schema';
+import { inputSchema, type JsonSchema, outputSchema, ref } from './json-schema';
 import { componentSchemas, type OperationDoc, operations, type Tag } from './openapi-operations';
 
 export type RegisteredRoute = {
@@ -10,6 +11,10 @@ export type RegisteredRoute = {
   procedure?: string;
   /** Who may call that procedure (admins). */
   access?: 'admin' | 'enrolling';
+  /** That procedure's input schemas: the route's query (GET) or body (any other method) and path. */
+  inputs?: $ZodType[];
+  /** That procedure's output schema, when it declares one. */
+  output?: $ZodType;
 };
 
 const TAGS: { name: Tag; description: string }[] = [
@@ -53,15 +58,66 @@ function errorResponse(description: string, problem: boolean) {
     : { description, content: { 'application/json': { schema: ref('Error') } } };
 }
 
-function buildOperation(route: RegisteredRoute, described: OperationDoc | undefined) {
+type ObjectSchema = JsonSchema & { properties?: Record<string, JsonSchema>; required?: string[] };
+
+/** A procedure's input as JSON Schema: its `.input()`, or the fields of every one (tRPC merges them). */
+function procedureInput(route: RegisteredRoute, doc: OperationDoc | undefined): ObjectSchema | undefined {
+  const inputs = route.inputs ?? [];
+  if (inputs.length === 0) return undefined;
+  const schemas = inputs.map((input) => inputSchema(input, doc?.input?.fields) as ObjectSchema);
+  if (schemas.length === 1) return schemas[0];
+  // tRPC merges chained object inputs into one object: so do their fields.
+  return {
+    type: 'object',
+    properties: Object.assign({}, ...schemas.map((schema) => schema.properties ?? {})),
+    required: [...new Set(schemas.flatMap((schema) => schema.required ?? []))],
+  };
+}
+
+/** What a schema accepts says nothing (`z.unknown()`: the procedure parses its input itself). */
+const saysNothing = (schema: JsonSchema | undefined) => !schema || Object.keys(schema).length === 0;
+
+/**
+ * The route's share of its procedure's input, by the REST adapter's rule (`restInput`): the path's
+ * parameters, then a GET's query string or any other method's JSON body.
+ */
+function splitInput(input: ObjectSchema | undefined, pathNames: string[], method: string) {
+  if (!input?.properties) return { path: {}, rest: undefined };
+  const path = Object.fromEntries(
+    pathNames.flatMap((name) => (input.properties?.[name] ? [[name, input.properties[name]]] : [])),
+  );
+  const properties = Object.fromEntries(
+    Object.entries(input.properties).filter(([name]) => !pathNames.includes(name)),
+  );
+  const required = (input.required ?? []).filter((name) => !pathNames.includes(name));
+  const rest: ObjectSchema = { ...input, properties, required };
+  if (required.length === 0) delete rest.required;
+  if (method !== 'GET' && Object.keys(properties).length === 0) return { path, rest: undefined };
+  return { path, rest };
+}
+
+function buildOperation(
+  route: RegisteredRoute,
+  described: OperationDoc | undefined,
+  components: Record<string, JsonSchema>,
+) {
   const doc: OperationDoc | undefined =
     described && route.access && !described.auth ? { ...described, auth: 'admin' } : described;
-  const pathParams = [...route.url.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => ({
-    name: m[1],
+  const pathNames = [...route.url.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1] ?? '');
+  const input = procedureInput(route, doc);
+  if (route.procedure && doc && !saysNothing(input) && (doc.body || doc.query)) {
+    // The procedure's schema is the one description of its input (issue 23).
+    throw new Error(`${route.procedure}: its input is its procedure's; the document must not write it again`);
+  }
+  const split = splitInput(input, pathNames, route.method);
+  const pathParams = pathNames.map((name) => ({
+    name,
     in: 'path',
     required: true,
-    // An {id} is a UUID; other path parameters say what they are (a backup's file name).
-    schema: doc?.pathParams?.[m[1] ?? ''] ?? { type: 'string', format: 'uuid' },
+    // The procedure's schema of the parameter, else a UUID; the words may add what it is.
+    schema: split.path[name]
+      ? { ...split.path[name], ...doc?.pathParams?.[name] }
+      : (doc?.pathParams?.[name] ?? { type: 'string', format: 'uuid' }),
   }));
   if (!doc) {
     return {
@@ -73,7 +129,7 @@ function buildOperation(route: RegisteredRoute, described: OperationDoc | undefi
       responses: { default: { description: 'See the server' } },
     };
   }
-  const query = doc.query as { properties?: Record<string, JsonSchema>; required?: string[] } | undefined;
+  const query = (route.method === 'GET' ? split.rest : undefined) ?? (doc.query as ObjectSchema | undefined);
   const queryParams = Object.entries(query?.properties ?? {}).map(([name, schema]) => ({
     name,
     in: 'query',
@@ -81,6 +137,7 @@ function buildOperation(route: RegisteredRoute, described: OperationDoc | undefi
     schema,
     ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
   }));
+  const body = bodyOf(route, doc, split.rest, components);
   const headerParams = (doc.headers ?? []).map((h) => ({
     name: h.name,
     in: 'header',
@@ -89,13 +146,18 @@ function buildOperation(route: RegisteredRoute, described: OperationDoc | undefi
     schema: h.schema,
   }));
   const responses: Record<string, unknown> = {};
+  const success = Object.keys(doc.responses).find((status) => status.startsWith('2'));
   for (const [status, r] of Object.entries(doc.responses)) {
     const contentType =
       r.contentType ??
       (doc.problem && Number(status) >= 400 ? 'application/problem+json' : 'application/json');
+    if (status === success && route.output && r.schema) {
+      throw new Error(`${route.procedure}: its answer is its procedure's output; do not write it again`);
+    }
+    const schema = status === success && route.output ? outputSchema(route.output) : r.schema;
     responses[status] = {
       description: r.description,
-      ...(r.schema ? { content: { [contentType]: { schema: r.schema } } } : {}),
+      ...(schema ? { content: { [contentType]: { schema } } } : {}),
       ...(r.headers
         ? {
             headers: Object.fromEntries(
@@ -108,7 +170,7 @@ function buildOperation(route: RegisteredRoute, described: OperationDoc | undefi
         : {}),
     };
   }
-  const hasInput = Boolean(doc.body || queryParams.length || pathParams.length || headerParams.length);
+  const hasInput = Boolean(body || queryParams.length || pathParams.length || headerParams.length);
   if (hasInput && !responses['400']) responses['400'] = errorResponse('Invalid input', Boolean(doc.problem));
   if (doc.auth && !responses['401']) {
     responses['401'] = errorResponse(
@@ -126,20 +188,46 @@ function buildOperation(route: RegisteredRoute, described: OperationDoc | undefi
     // Every operation says who may call it: a scheme, or `[]` for anyone (public pages, health checks).
     security: doc.auth ? [{ [SECURITY_SCHEME[doc.auth]]: [] }] : [],
     parameters: [...pathParams, ...queryParams, ...headerParams],
-    ...(doc.body
+    ...(body
       ? {
           requestBody: {
             required: true,
             content: Object.fromEntries(
-              (doc.body.contentTypes ?? ['application/json']).map((type) => [
+              body.contentTypes.map((type) => [
                 type,
-                { schema: doc.body?.schema, ...(doc.body?.example ? { example: doc.body.example } : {}) },
+                { schema: body.schema, ...(body.example ? { example: body.example } : {}) },
               ]),
             ),
           },
         }
       : {}),
     responses,
+  };
+}
+
+/**
+ * The request body: a procedure's input without its path parameters (any method but GET), published as
+ * a named component when the words ask for one; or, for a route that is no procedure (or whose
+ * procedure parses its input itself), the body its description writes.
+ */
+function bodyOf(
+  route: RegisteredRoute,
+  doc: OperationDoc,
+  derived: ObjectSchema | undefined,
+  components: Record<string, JsonSchema>,
+) {
+  const example = doc.input?.example ?? doc.body?.example;
+  if (route.method !== 'GET' && derived) {
+    const schema = doc.input?.description ? { ...derived, description: doc.input.description } : derived;
+    const name = doc.input?.component;
+    if (name) components[name] ??= schema;
+    return { schema: name ? ref(name) : schema, example, contentTypes: ['application/json'] };
+  }
+  if (!doc.body) return undefined;
+  return {
+    schema: doc.body.schema,
+    example,
+    contentTypes: doc.body.contentTypes ?? ['application/json'],
   };
 }
 
@@ -154,6 +242,8 @@ function operationIdOf(route: RegisteredRoute): string {
 /** The OpenAPI 3.1 document of every REST path the app registered. */
 export function buildOpenApiDocument(routes: RegisteredRoute[]) {
   const seen = new Set<string>();
+  // The shared schemas, and the procedures' inputs the words publish by name (added as routes are built).
+  const schemas: Record<string, JsonSchema> = { ...componentSchemas };
   const paths: Record<string, Record<string, unknown>> = {};
   const sorted = [...routes]
     .filter((r) => r.method !== 'HEAD' && isDocumentedPath(r.url))
@@ -164,7 +254,11 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]) {
     seen.add(key);
     const path = toOpenApiPath(route.url);
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = buildOperation(route, operations[route.procedure ?? key]);
+    paths[path][route.method.toLowerCase()] = buildOperation(
+      route,
+      operations[route.procedure ?? key],
+      schemas,
+    );
   }
   const problemTypes = Object.values(ERROR_CODES).map((code) => ({
     type: problemTypeUri(code),
@@ -184,7 +278,7 @@ export function buildOpenApiDocument(routes: RegisteredRoute[]) {
     tags: TAGS,
     paths,
     components: {
-      schemas: componentSchemas,
+      schemas,
       securitySchemes: {
         adminSession: {
           type: 'apiKey',

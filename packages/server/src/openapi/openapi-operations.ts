@@ -1,42 +1,28 @@
 import { AD_CONVERSION_EXPORTS, type AdPlatform } from '@uf/shared/ad-conversions';
 import {
-  changePasswordSchema,
-  confirmTotpSchema,
-  disableTotpSchema,
-  signInSchema,
-} from '@uf/shared/admin.schema';
-import { FUNNEL_STEPS, trackEventSchema } from '@uf/shared/analytics.schema';
+  adConversionsQuerySchema,
+  apiLeadFiltersSchema,
+  apiLeadListSchema,
+  websiteLeadFiltersSchema,
+  websiteLeadListSchema,
+} from '@uf/shared/admin-leads.schema';
+import { FUNNEL_STEPS } from '@uf/shared/analytics.schema';
 import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from '@uf/shared/attribution';
 import { CHANNELS } from '@uf/shared/channel';
-import { consentEvidenceShape, TRUSTEDFORM_CERT_PATTERN } from '@uf/shared/consent-evidence.schema';
-import { ANALYTICS_EVENT_TYPES, BENEFICIARY_VALUES } from '@uf/shared/constants';
-import { dataRequestSchema } from '@uf/shared/data-request.schema';
-import { emailSettingsSchema } from '@uf/shared/email-reports.schema';
+import { TRUSTEDFORM_CERT_PATTERN } from '@uf/shared/consent-evidence.schema';
+import { BENEFICIARY_VALUES } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
-import {
-  beneficiarySchema,
-  createLeadSubmissionSchema,
-  EMAIL_PATTERN,
-  PHONE_PATTERN,
-  ZIP_PATTERN,
-} from '@uf/shared/lead.schema';
+import { EMAIL_PATTERN, PHONE_PATTERN, ZIP_PATTERN } from '@uf/shared/lead.schema';
 import { partnerLeadSchema } from '@uf/shared/partner.schema';
 import { US_STATE_CODES } from '@uf/shared/state-sites';
-import { createUnsubscribeSchema } from '@uf/shared/unsubscribe.schema';
-import {
-  DELIVERY_STATES,
-  WEBHOOK_EVENTS,
-  webhookCreateSchema,
-  webhookFiltersSchema,
-  webhookResendFailedSchema,
-  webhookUpdateSchema,
-} from '@uf/shared/webhook.schema';
-import { z } from 'zod/mini';
+import { DELIVERY_STATES, WEBHOOK_EVENTS, webhookFiltersSchema } from '@uf/shared/webhook.schema';
 import { bool, inputSchema, int, type JsonSchema, nullableStr, object, ref, str } from './json-schema';
 
-// What the OpenAPI document says about each REST path (ADR 034). The paths themselves come from the
-// routes the app really registers; this table adds the words and the schemas. Request schemas are the
-// shared zod schemas the server validates with, converted, so the document cannot drift from them.
+// What the OpenAPI document says about each REST path (ADR 034). The paths come from the routes the app
+// really registers, and a procedure's query, body and path parameters from its own input schema (issue
+// 23: openapi-document.ts); this table adds the words, examples and the answers' schemas. The routes
+// that are no procedures (streams, health checks, these documents) describe their input here, from the
+// shared zod schemas they parse with, so the document cannot drift from them.
 
 export type Tag = 'Public' | 'Admin' | 'Data requests' | 'Partner' | 'Operations';
 
@@ -53,15 +39,34 @@ export type OperationDoc = {
   summary: string;
   description?: string;
   auth?: 'admin' | 'partner' | 'metrics';
+  /**
+   * Words about a procedure's input, whose schema is the procedure's own (its query for a GET, else its
+   * JSON body, and its path parameters): never written here.
+   */
+  input?: InputDoc;
+  /** The query of a route that is no procedure. */
   query?: JsonSchema;
-  /** Path parameters that are not UUIDs. */
+  /** What a path parameter is (added to its schema: the procedure's, else a UUID). */
   pathParams?: Record<string, JsonSchema>;
   headers?: { name: string; required: boolean; description: string; schema: JsonSchema }[];
-  /** The request body; sent as application/json unless `contentTypes` says otherwise. */
+  /**
+   * The body of a route that is no procedure, or of a procedure that parses its input itself (its
+   * schema says nothing); sent as application/json unless `contentTypes` says otherwise.
+   */
   body?: { schema: JsonSchema; example?: unknown; contentTypes?: string[] };
   responses: Record<string, ResponseDoc>;
   /** Errors are RFC 9457 problem+json (partner API) instead of the site's {error, message}. */
   problem?: boolean;
+};
+
+export type InputDoc = {
+  /** Added to the input's fields: what each one is, and rules its refinements hold (patterns, formats). */
+  fields?: Record<string, JsonSchema>;
+  /** Of the body. */
+  description?: string;
+  example?: unknown;
+  /** Publish the body as #/components/schemas/<component> (procedures with the same input share it). */
+  component?: string;
 };
 
 const emailSettingsDoc = object({
@@ -87,7 +92,27 @@ const SPEC_FIELD_RULES = {
   },
 };
 
-const stateCode = str('Two-letter US state code (50 states, no DC)', { enum: [...US_STATE_CODES] });
+/** The input of the three data requests, one component. */
+const DATA_REQUEST: InputDoc = {
+  component: 'DataRequest',
+  description: 'An e-mail address, a phone number, or both',
+  fields: {
+    email: { pattern: EMAIL_PATTERN.source, format: 'email' },
+    phone: { pattern: PHONE_PATTERN.source },
+  },
+};
+
+const DATE_WORDS = { description: 'Date, YYYY-MM-DD', format: 'date' };
+/** The lead lists' filters: what each one is. */
+const FILTER_WORDS = {
+  search: { description: 'Name, e-mail (website leads) or phone number, 2–100 characters' },
+  state: { description: 'Two-letter US state code (50 states, no DC)' },
+  birthYear: { description: 'Four-digit year' },
+  startDate: DATE_WORDS,
+  endDate: DATE_WORDS,
+};
+
+const _stateCode = str('Two-letter US state code (50 states, no DC)', { enum: [...US_STATE_CODES] });
 const isoDate = str('Date, YYYY-MM-DD', { format: 'date' });
 const BACKUP_NAME_PARAM = str('File name of a backup, as listed by GET /api/admin/backups');
 /** The analytics cards' figures over one period (issue 15). */
@@ -151,18 +176,9 @@ export const componentSchemas: Record<string, JsonSchema> = {
     pointer: str('JSON Pointer (RFC 6901) into the request body'),
   }),
   Id: object({ id: str('UUID', { format: 'uuid' }) }),
-  LeadSubmission: inputSchema(
-    z.extend(createLeadSubmissionSchema('support@example.com'), consentEvidenceShape),
-    SPEC_FIELD_RULES,
-  ),
+  // The partner procedure parses its body itself (problem+json lists every invalid field), so its
+  // input schema says nothing: the body is the schema it parses with.
   PartnerLead: inputSchema(partnerLeadSchema),
-  DataRequest: {
-    ...inputSchema(dataRequestSchema, {
-      email: { pattern: EMAIL_PATTERN.source, format: 'email' },
-      phone: { pattern: PHONE_PATTERN.source },
-    }),
-    description: 'An e-mail address, a phone number, or both',
-  },
   WebsiteLead: object({
     id: str(undefined, { format: 'uuid' }),
     firstName: str(),
@@ -328,34 +344,20 @@ const WEBHOOK_DELIVERY = object({
 
 const idParamNote = 'Lead ids are UUIDs.';
 
-const search = str('Name, e-mail (website leads) or phone number, 2–100 characters');
-const websiteFilters = object(
-  {
-    search,
-    state: stateCode,
-    birthYear: str('Four-digit year'),
-    startDate: isoDate,
-    endDate: isoDate,
-    consentGiven: str(undefined, { enum: ['true', 'false'] }),
+// The streamed routes (lists, CSV files) are no procedures: their queries are the shared schemas they
+// parse with (admin-stream-routes.ts), with words added.
+const PAGING_WORDS = {
+  page: {
+    description:
+      'Page number (1-based); with page or pageSize the answer is one page and X-Total-Count holds the total',
   },
-  [],
-);
-const apiFilters = object(
-  { search, state: stateCode, birthYear: str('Four-digit year'), startDate: isoDate, endDate: isoDate },
-  [],
-);
-const paging = {
-  page: int(
-    'Page number (1-based); with page or pageSize the answer is one page and X-Total-Count holds the total',
-  ),
-  pageSize: int('Rows per page (1–1000)'),
-  sort: str('Field to sort by (default createdAt)'),
-  order: str(undefined, { enum: ['asc', 'desc'] }),
+  pageSize: { description: 'Rows per page (1–1000)' },
+  sort: { description: 'Field to sort by (default createdAt)' },
 };
-const withPaging = (filters: JsonSchema) => ({
-  ...filters,
-  properties: { ...(filters.properties as Record<string, JsonSchema>), ...paging },
-});
+const websiteFilters = inputSchema(websiteLeadFiltersSchema, FILTER_WORDS);
+const apiFilters = inputSchema(apiLeadFiltersSchema, FILTER_WORDS);
+const websiteList = inputSchema(websiteLeadListSchema, { ...FILTER_WORDS, ...PAGING_WORDS });
+const apiList = inputSchema(apiLeadListSchema, { ...FILTER_WORDS, ...PAGING_WORDS });
 
 const idempotencyHeader = {
   name: 'Idempotency-Key',
@@ -372,7 +374,7 @@ const RATE_HEADERS = {
 
 /** The two offline-conversion files (issue 24, ADR 059). */
 function adConversionDocs(): Record<string, OperationDoc> {
-  const range = object({ from: isoDate, to: isoDate }, ['from', 'to']);
+  const range = inputSchema(adConversionsQuerySchema, { from: DATE_WORDS, to: DATE_WORDS });
   const common = (platform: AdPlatform, format: string): OperationDoc => ({
     tag: 'Admin',
     summary: `${AD_CONVERSION_EXPORTS[platform].label} (offline conversion import file)`,
@@ -428,13 +430,16 @@ function leadAuditDoc(what: string, deleteAction: string): OperationDoc {
 }
 
 /** "Select all N matching" (issue 26): a bulk delete by filter, guarded by the count the admin confirmed. */
-function deleteMatchingDoc(what: string, filters: JsonSchema, example: Record<string, string>): OperationDoc {
+function deleteMatchingDoc(what: string, example: Record<string, string>): OperationDoc {
   return {
     tag: 'Admin',
     summary: `Delete every matching ${what.replace(/s$/, '')}`,
     description: `Deletes all ${what} the filters match (the list's filters, as an object), in batches of 5,000 on the server. \`expectedCount\` is the number of matching leads the admin confirmed: when a different number matches now, nothing is deleted and the answer is 409. One audit entry with the filters and counts.`,
-    body: {
-      schema: object({ filters, expectedCount: int('How many leads the filters matched when confirmed') }),
+    input: {
+      fields: {
+        filters: { properties: FILTER_WORDS },
+        expectedCount: { description: 'How many leads the filters matched when confirmed' },
+      },
       example: { filters: example, expectedCount: 3000 },
     },
     responses: {
@@ -456,7 +461,7 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Submit the landing-page lead form',
     description:
       'Stores a website lead with its consent receipt (same transaction). A browser sending `Sec-GPC: 1` is recorded as do-not-sell. Sets the HttpOnly `lead_owner` cookie that alone may set the beneficiary.',
-    body: { schema: ref('LeadSubmission') },
+    input: { component: 'LeadSubmission', fields: SPEC_FIELD_RULES },
     responses: {
       '200': json('Stored', ref('Id')),
       '400': json(
@@ -482,7 +487,6 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Public',
     summary: 'Set the beneficiary of the lead this browser submitted',
     description: 'Needs the `lead_owner` cookie from the submit answer; anyone else gets 404.',
-    body: { schema: inputSchema(beneficiarySchema) },
     responses: {
       '200': json(
         'Set',
@@ -494,7 +498,6 @@ export const operations: Record<string, OperationDoc> = {
   'analytics.track': {
     tag: 'Public',
     summary: 'Record a visitor event',
-    body: { schema: inputSchema(trackEventSchema) },
     responses: { '200': json('Recorded', object({ ok: bool() })) },
   },
   'POST /api/csp-report': {
@@ -513,9 +516,7 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Opt an e-mail address out of marketing',
     description:
       'Adds the address to the suppression list (kept as a SHA-256 hash) and flags its leads as opted out. The answer is the same whether or not the address is known.',
-    body: {
-      schema: inputSchema(createUnsubscribeSchema('support@example.com'), { email: { format: 'email' } }),
-    },
+    input: { fields: { email: { format: 'email' } } },
     responses: {
       '200': json('Recorded (same answer for every valid address)', object({ ok: bool(), message: str() })),
       '429': json('More than 30 opt-outs from this client in 10 minutes (see Retry-After)', ref('Error')),
@@ -526,7 +527,6 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Sign in',
     description:
       'Sets the `uf_admin` session cookie. Rate-limited per client and per user name. For an account with two-factor sign-in on, `username` and `password` alone answer 401 `totp_required` and set no session; send them again with `totp` (the 6-digit code) or `recoveryCode` (single use). A wrong code counts towards the same limits. With `ADMIN_REQUIRE_2FA` an admin without two-factor gets `twoFactorSetupRequired: true` and can only enrol until then.',
-    body: { schema: inputSchema(signInSchema) },
     responses: {
       '200': json(
         'Signed in',
@@ -582,7 +582,6 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Admin',
     summary: 'Confirm two-factor enrolment with a code',
     description: 'Turns two-factor on and answers ten single-use recovery codes, shown this once.',
-    body: { schema: inputSchema(confirmTotpSchema) },
     responses: {
       '200': json(
         'Two-factor on',
@@ -598,7 +597,6 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Admin',
     summary: 'Turn two-factor sign-in off',
     description: 'Needs the password and a current code (or a recovery code). Recovery codes are deleted.',
-    body: { schema: inputSchema(disableTotpSchema) },
     responses: {
       '200': json('Two-factor off', object({ ok: bool() })),
       '400': json('Wrong password or code', ref('Error')),
@@ -609,7 +607,6 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Admin',
     summary: 'Replace the recovery codes',
     description: 'Needs a current code; the old recovery codes stop working.',
-    body: { schema: inputSchema(confirmTotpSchema) },
     responses: {
       '200': json(
         'New recovery codes, shown this once',
@@ -624,7 +621,6 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Admin',
     summary: 'Change the password',
     description: 'Ends every other session of the admin.',
-    body: { schema: inputSchema(changePasswordSchema) },
     responses: {
       '200': json('Changed', object({ ok: bool(), endedSessions: int() })),
       '400': json('Wrong current password, or the new one is shorter than 12 characters', ref('Error')),
@@ -674,7 +670,6 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Change my e-mail reports and alerts',
     description:
       'Summaries go out at 09:00 in TIME_ZONE for the day (daily) or the Monday-to-Sunday week (weekly, on Mondays) before; alerts (no lead for ALERT_NO_LEADS_HOURS business hours, a webhook endpoint disabled) at most once per rule per 12 hours. An empty `email` removes the address; opting in needs one.',
-    body: { schema: inputSchema(emailSettingsSchema) },
     responses: {
       '200': json('Saved', emailSettingsDoc),
       '400': json('Not an e-mail address, or an opt-in without one (field `email`)', ref('Error')),
@@ -697,7 +692,7 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Admin',
     summary: 'List website leads',
     auth: 'admin',
-    query: withPaging(websiteFilters),
+    query: websiteList,
     responses: { '200': json('Matching leads, newest first', { type: 'array', items: ref('WebsiteLead') }) },
   },
   'admin.leads.stats': {
@@ -720,7 +715,7 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Admin',
     summary: 'List API leads',
     auth: 'admin',
-    query: withPaging(apiFilters),
+    query: apiList,
     responses: { '200': json('Matching API leads, newest first', { type: 'array', items: ref('ApiLead') }) },
   },
   'admin.apiLeads.stats': {
@@ -825,9 +820,6 @@ export const operations: Record<string, OperationDoc> = {
   'admin.leads.bulkRemove': {
     tag: 'Admin',
     summary: 'Delete website leads in bulk',
-    body: {
-      schema: object({ ids: { type: 'array', items: str(undefined, { format: 'uuid' }), minItems: 1 } }),
-    },
     responses: { '200': json('Deleted', object({ deletedCount: int() })) },
   },
   'admin.apiLeads.remove': {
@@ -841,33 +833,28 @@ export const operations: Record<string, OperationDoc> = {
   'admin.apiLeads.bulkRemove': {
     tag: 'Admin',
     summary: 'Delete API leads in bulk',
-    body: {
-      schema: object({ ids: { type: 'array', items: str(undefined, { format: 'uuid' }), minItems: 1 } }),
-    },
     responses: { '200': json('Deleted', object({ deletedCount: int() })) },
   },
-  'admin.leads.removeMatching': deleteMatchingDoc('website leads', websiteFilters, {
+  'admin.leads.removeMatching': deleteMatchingDoc('website leads', {
     campaign: 'spam-burst',
   }),
-  'admin.apiLeads.removeMatching': deleteMatchingDoc('API leads', apiFilters, {
+  'admin.apiLeads.removeMatching': deleteMatchingDoc('API leads', {
     state: 'NY',
     startDate: '2026-11-01',
   }),
   'analytics.summary': {
     tag: 'Admin',
     summary: 'Visitor analytics',
-    query: object(
-      {
-        startDate: isoDate,
-        endDate: isoDate,
-        eventType: str(undefined, { enum: ['all', ...ANALYTICS_EVENT_TYPES] }),
-        country: str('Two-letter country code or all'),
-        channel: str('Narrows visitors, visits, funnel and sources', { enum: ['all', ...CHANNELS] }),
-        source: str('Narrows visitors, visits, funnel and sources (exact)'),
-        campaign: str('Narrows visitors, visits, funnel and sources (exact)'),
+    input: {
+      fields: {
+        startDate: DATE_WORDS,
+        endDate: DATE_WORDS,
+        country: { description: 'Two-letter country code or all' },
+        channel: { description: 'Narrows visitors, visits, funnel and sources' },
+        source: { description: 'Narrows visitors, visits, funnel and sources (exact)' },
+        campaign: { description: 'Narrows visitors, visits, funnel and sources (exact)' },
       },
-      [],
-    ),
+    },
     responses: {
       '200': json(
         'Totals, top lists and daily counts',
@@ -945,7 +932,12 @@ export const operations: Record<string, OperationDoc> = {
   'admin.auditLog': {
     tag: 'Admin',
     summary: 'Admin actions, newest first',
-    query: object({ limit: int('1–500, default 100'), before: int('Only entries with a smaller id') }, []),
+    input: {
+      fields: {
+        limit: { description: '1–500, default 100' },
+        before: { description: 'Only entries with a smaller id' },
+      },
+    },
     responses: {
       '200': json('Entries', { type: 'array', items: ref('AuditEntry') }),
     },
@@ -962,8 +954,7 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Create a webhook endpoint',
     description:
       'Only `https://` URLs to public addresses, unless WEBHOOKS_ALLOW_PRIVATE_URLS=true (then also `http://` and loopback/private addresses). No credentials in the URL. The answer carries the signing `secret` (`whsec_…`): shown this once. Messages are signed as the Standard Webhooks specification says (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Recorded in the audit log.',
-    body: {
-      schema: inputSchema(webhookCreateSchema),
+    input: {
       example: {
         url: 'https://crm.example.com/hooks/leads',
         events: ['lead.created', 'lead.opted_out'],
@@ -980,7 +971,6 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Change a webhook endpoint',
     description:
       'Any of `url`, `events`, `description`, `filters`, `enabled`. Enabling an endpoint clears its failing streak and the reason it was disabled.',
-    body: { schema: inputSchema(z.omit(webhookUpdateSchema, { id: true })) },
     responses: {
       '200': json('The endpoint', WEBHOOK_ENDPOINT),
       '400': json('Bad input', ref('Error')),
@@ -1022,10 +1012,7 @@ export const operations: Record<string, OperationDoc> = {
     summary: "An endpoint's delivery log",
     description:
       'Deliveries newest first, each with every attempt (time, status code, duration, the first 1 KB of the answer, outcome). A delivery is `pending` until an attempt gets a 2xx (`delivered`) or the retries run out or the endpoint answers 410 (`failed`).',
-    query: object(
-      { state: str(undefined, { enum: [...DELIVERY_STATES] }), limit: int('1–500, default 100') },
-      [],
-    ),
+    input: { fields: { limit: { description: '1–500, default 100' } } },
     responses: {
       '200': json('Deliveries', { type: 'array', items: WEBHOOK_DELIVERY }),
       '404': json('No such endpoint', ref('Error')),
@@ -1044,10 +1031,7 @@ export const operations: Record<string, OperationDoc> = {
   'admin.webhooks.resendFailed': {
     tag: 'Admin',
     summary: 'Send again every failed delivery since a time',
-    body: {
-      schema: inputSchema(z.omit(webhookResendFailedSchema, { id: true })),
-      example: { since: '2026-11-20T00:00:00Z' },
-    },
+    input: { example: { since: '2026-11-20T00:00:00Z' } },
     responses: {
       '202': json('Queued', object({ requeued: int() })),
       '400': json('Bad input', ref('Error')),
@@ -1083,14 +1067,14 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Find everything held for an e-mail address or phone number',
     description:
       'Website leads, API leads, consent receipts and suppression entries. Logged in the audit log (as hashes).',
-    body: { schema: ref('DataRequest') },
+    input: DATA_REQUEST,
     responses: { '200': json('The records and their counts', ref('PersonalData')) },
   },
   'privacy.export': {
     tag: 'Data requests',
     summary: 'Export everything held for an e-mail address or phone number',
     description: 'The same records as the lookup, as one JSON document for the person. Logged.',
-    body: { schema: ref('DataRequest') },
+    input: DATA_REQUEST,
     responses: { '200': json('The export', ref('PersonalData')) },
   },
   'privacy.delete': {
@@ -1098,7 +1082,7 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Delete everything held for an e-mail address or phone number',
     description:
       'Deletes the website leads (with their consent receipts) and API leads in one transaction and keeps only a suppression entry (a hash), so the person is never contacted again. Logged.',
-    body: { schema: ref('DataRequest') },
+    input: DATA_REQUEST,
     responses: {
       '200': json(
         'Deleted',

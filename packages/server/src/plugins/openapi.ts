@@ -19,10 +19,13 @@ export const openApiPlugin = fp(
     const routes: RegisteredRoute[] = [];
     app.decorate('registeredRoutes', routes);
     app.addHook('onRoute', (route) => {
-      // A procedure's REST route names its procedure and access in its config (rest-adapter.ts).
-      const config = (route.config ?? {}) as Pick<RegisteredRoute, 'procedure' | 'access'>;
+      // A procedure's REST route names its procedure, access and schemas in its config (rest-adapter.ts).
+      const { procedure, access, inputs, output } = (route.config ?? {}) as Omit<
+        RegisteredRoute,
+        'method' | 'url'
+      >;
       for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-        routes.push({ method, url: route.url, procedure: config.procedure, access: config.access });
+        routes.push({ method, url: route.url, procedure, access, inputs, output });
       }
     });
     // Built on first use: by then every route is registered.

@@ -11,6 +11,9 @@ declare module 'fastify' {
     /** The procedure a REST route runs, and who may call it (read by the OpenAPI plugin). */
     procedure?: string;
     access?: 'admin' | 'enrolling';
+    /** The procedure's input and output schemas (read by the OpenAPI plugin). */
+    inputs?: RestRoute['inputs'];
+    output?: RestRoute['output'];
   }
 }
 
@@ -26,7 +29,12 @@ export function registerRestRoutes(
       method: route.method,
       url: route.url,
       // Read by the OpenAPI plugin: the document describes the route by its procedure.
-      config: { procedure: route.procedure, access: route.access },
+      config: {
+        procedure: route.procedure,
+        access: route.access,
+        inputs: route.inputs,
+        output: route.output,
+      },
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       // Problem routes answer problem+json for errors Fastify raises before the handler too.
       ...(route.problem ? { errorHandler: problemErrorHandler } : {}),

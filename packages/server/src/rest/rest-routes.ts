@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { proceduresOf } from '../trpc/procedures';
+import { type ProcedureEntry, proceduresOf } from '../trpc/procedures';
 import type { AppRouter } from '../trpc/router';
 import type { ProcedureMeta, RestMeta } from '../trpc/trpc';
 
@@ -11,13 +11,16 @@ export type RestRoute = Omit<RestMeta, 'path'> & {
   procedure: string;
   url: string;
   access: ProcedureMeta['access'];
+  /** The procedure's input and output schemas (the OpenAPI document describes the route with them). */
+  inputs: ProcedureEntry['inputs'];
+  output: ProcedureEntry['output'];
 };
 
 export function restRoutesOf(router: AppRouter): RestRoute[] {
-  return proceduresOf(router).flatMap(({ path, meta }) => {
+  return proceduresOf(router).flatMap(({ path, meta, inputs, output }) => {
     if (!meta.rest) return [];
     const { path: url, ...rest } = meta.rest;
-    return [{ ...rest, url, procedure: path, access: meta.access }];
+    return [{ ...rest, url, procedure: path, access: meta.access, inputs, output }];
   });
 }
 

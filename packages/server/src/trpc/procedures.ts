@@ -1,3 +1,4 @@
+import type { $ZodType } from 'zod/v4/core';
 import type { Context } from './context';
 import type { AppRouter, Operations } from './router';
 import { type Operation, type ProcedureMeta, runOperation } from './trpc';
@@ -5,9 +6,20 @@ import { type Operation, type ProcedureMeta, runOperation } from './trpc';
 // The router is the one list of operations (issue 23): each procedure carries its input schema, who may
 // call it and its REST door (ProcedureMeta). The doors read the list from here.
 
-export type ProcedureEntry = { path: string; type: 'query' | 'mutation'; meta: ProcedureMeta };
+export type ProcedureEntry = {
+  path: string;
+  type: 'query' | 'mutation';
+  meta: ProcedureMeta;
+  /** The input schemas (`.input(...)`, in order; tRPC merges them), read by the OpenAPI document. */
+  inputs: $ZodType[];
+  /** The output schema, when the procedure declares one (`.output(...)`). */
+  output?: $ZodType;
+};
 
-type ProcedureDef = { _def: { type: string; meta?: ProcedureMeta } };
+// tRPC 11 keeps a procedure's parsers on its definition: `inputs` (every `.input()`), `output`.
+type ProcedureDef = {
+  _def: { type: string; meta?: ProcedureMeta; inputs?: unknown[]; output?: unknown };
+};
 
 /** Every procedure of the router, by its dotted path (`lead.submit`). */
 export function proceduresOf(router: AppRouter): ProcedureEntry[] {
@@ -16,9 +28,15 @@ export function proceduresOf(router: AppRouter): ProcedureEntry[] {
       path,
       type: procedure._def.type === 'query' ? 'query' : 'mutation',
       meta: procedure._def.meta ?? {},
+      // Every schema here is zod (the shared schemas); a parser of another kind would be left out.
+      inputs: (procedure._def.inputs ?? []).filter(isZod),
+      ...(isZod(procedure._def.output) ? { output: procedure._def.output } : {}),
     }),
   );
 }
+
+const isZod = (parser: unknown): parser is $ZodType =>
+  typeof parser === 'object' && parser !== null && '_zod' in parser;
 
 export type Invoke = (path: string, ctx: Context, input: unknown) => Promise<unknown>;
 
