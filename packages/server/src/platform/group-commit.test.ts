@@ -32,6 +32,8 @@ function harness(overrides: Partial<GroupCommitOptions<number>> = {}) {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
+/** One turn of the event loop and its timers: a gathered batch has started after it. */
+const turn = () => new Promise((r) => setImmediate(r)).then(tick);
 
 function track(p: Promise<void>) {
   const state = { settled: false, error: undefined as unknown };
@@ -79,6 +81,54 @@ describe('GroupCommitter', () => {
     writes[1]?.resolve();
     await tick();
     expect(rest.every((r) => r.settled && r.error === undefined)).toBe(true);
+  });
+
+  it('with gatherTurn, takes every item pushed in the same event-loop turn in one batch', async () => {
+    const { committer, writes } = harness({ gatherTurn: true });
+    const all = [1, 2, 3].map((n) => track(committer.push(n)));
+    expect(writes).toEqual([]);
+    await turn();
+    expect(writes.map((w) => w.items)).toEqual([[1, 2, 3]]);
+    expect(all.some((p) => p.settled)).toBe(false);
+    writes[0]?.resolve();
+    await tick();
+    expect(all.every((p) => p.settled && p.error === undefined)).toBe(true);
+  });
+
+  it('with minBatchWhileBusy, starts another write only for that many queued items; fewer wait', async () => {
+    const { committer, writes } = harness({ concurrency: 2, minBatchWhileBusy: 3 });
+    const first = track(committer.push(1));
+    await tick();
+    expect(writes.map((w) => w.items)).toEqual([[1]]);
+    const waiting = [2, 3].map((n) => track(committer.push(n)));
+    await tick();
+    // Two queued, below three: they wait for the running write instead of a second writer.
+    expect(writes.map((w) => w.items)).toEqual([[1]]);
+    writes[0]?.resolve();
+    await tick();
+    expect(first.settled).toBe(true);
+    expect(writes.map((w) => w.items)).toEqual([[1], [2, 3]]);
+    expect(waiting.some((p) => p.settled)).toBe(false);
+    // While [2, 3] is written, three more items reach the threshold: a second writer takes them.
+    const more = [4, 5, 6].map((n) => track(committer.push(n)));
+    await tick();
+    expect(writes.map((w) => w.items)).toEqual([[1], [2, 3], [4, 5, 6]]);
+    writes[1]?.resolve();
+    writes[2]?.resolve();
+    await tick();
+    expect([...waiting, ...more].every((p) => p.settled && p.error === undefined)).toBe(true);
+  });
+
+  it('close() writes items whose gathered batch has not started yet', async () => {
+    const { committer, writes } = harness({ gatherTurn: true });
+    const a = track(committer.push(1));
+    const closed = committer.close();
+    expect(writes.map((w) => w.items)).toEqual([[1]]);
+    writes[0]?.resolve();
+    await closed;
+    await turn();
+    expect(a.settled && a.error === undefined).toBe(true);
+    expect(writes).toHaveLength(1);
   });
 
   it('answers nobody before their batch is committed', async () => {

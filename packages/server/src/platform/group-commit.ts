@@ -17,6 +17,19 @@ export type GroupCommitOptions<T> = {
   maxBatch: number;
   concurrency: number;
   /**
+   * While a flush is running, another one starts only once this many items are queued (default 1: at
+   * once). A batch statement has a fixed cost much larger than a row's, so a second writer taking the one
+   * item that just arrived costs the database more than that item waiting for the running flush; items
+   * left queued go with the next flush to finish. With no flush running, one starts at once.
+   */
+  minBatchWhileBusy?: number;
+  /**
+   * Start a flush after the current turn of the event loop (setImmediate) rather than on the first
+   * push: the requests read from the sockets in the same turn go in one batch instead of the first one
+   * alone. Costs one event-loop turn of latency, no timer.
+   */
+  gatherTurn?: boolean;
+  /**
    * Items that share a key never go in the same batch (a later one waits for the next): for writes
    * whose rules need each item to see the one before it committed, not beside it in one statement.
    */
@@ -35,6 +48,7 @@ export class GroupCommitter<T> {
   private running = 0;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
+  private drainScheduled = false;
 
   constructor(private readonly options: GroupCommitOptions<T>) {}
 
@@ -46,7 +60,14 @@ export class GroupCommitter<T> {
     }
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      this.drain();
+      if (!this.options.gatherTurn) this.drain();
+      else if (!this.drainScheduled) {
+        this.drainScheduled = true;
+        setImmediate(() => {
+          this.drainScheduled = false;
+          this.drain();
+        });
+      }
     });
   }
 
@@ -63,7 +84,12 @@ export class GroupCommitter<T> {
   }
 
   private drain() {
-    while (this.running < this.options.concurrency && this.queue.length > 0) {
+    const minWhileBusy = this.options.minBatchWhileBusy ?? 1;
+    while (
+      this.running < this.options.concurrency &&
+      this.queue.length > 0 &&
+      (this.running === 0 || this.queue.length >= minWhileBusy)
+    ) {
       const batch = this.take();
       this.running += 1;
       void this.flush(batch).finally(() => {
