@@ -19,7 +19,10 @@ const BUSY_FANOUT_EVENTS = 1;
 const BUSY_FANOUT_MS = 1_000;
 /** The least time between two fan-out jobs queued by a process that runs no worker. */
 const WAKE_JOB_MS = 50;
-/** How often the worker looks for outbox rows nobody fanned out (after a surge, a lost wake). */
+/**
+ * How often the worker looks for outbox rows nobody fanned out: what a surge left, a wake lost to a
+ * crash between a batch's commit and its fan-out, rows a restored backup holds without their job.
+ */
 const OUTBOX_TICK_MS = 1_000;
 /**
  * Requests in flight at which this process counts as busy serving: delivery attempts then start at
@@ -73,10 +76,6 @@ const REQUEUE_SQL = `
       and d.id::text not in (
         select payload->>'id' from graphile_worker._private_jobs where payload->>'id' is not null)
     limit 1000))`;
-// Outbox rows left without a job (a restored backup) are fanned out again.
-const REFANOUT_SQL = `
-  select graphile_worker.add_job('${FANOUT_TASK}', '{}'::json)
-  where exists (select 1 from webhook_event where created_at < now() - make_interval(secs => $1 * 2))`;
 
 /**
  * Paces the start of delivery attempts while the process is busy serving requests: then at most
@@ -139,7 +138,7 @@ export type OutboxWaker = {
  * runs a worker, the worker fans out directly; otherwise a fan-out job is queued for any replica's
  * worker (graphile-worker wakes them with NOTIFY). Calls made while one runs are served by one more run
  * after it, so every commit is followed by a fan-out and a surge of batches costs a handful. A failure
- * is reported; the rows stay for the next fan-out or the sweep.
+ * is reported; the rows stay for the next fan-out or the outbox tick.
  */
 export function createOutboxWaker(
   pool: Pick<pg.Pool, 'query'>,
@@ -251,7 +250,6 @@ export async function startWebhookWorker(options: {
     try {
       await pool.query(SWEEP_SQL, [ATTEMPT_LEASE_SECONDS]);
       await pool.query(REQUEUE_SQL, [ATTEMPT_LEASE_SECONDS]);
-      await pool.query(REFANOUT_SQL, [ATTEMPT_LEASE_SECONDS]);
     } catch (err) {
       options.delivery.onError?.(err);
     }
