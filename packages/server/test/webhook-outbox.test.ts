@@ -1,47 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startWebhookWorker } from '../src/webhooks/webhook-worker';
-import { seedAdmin, signIn } from './support/admin';
 import { leadBody } from './support/fixtures';
-import { startTestApp, type TestApp } from './support/test-app';
-import { type Receiver, startReceiver } from './support/webhook-receiver';
+import { startWebhookTestbed, type WebhookTestbed } from './support/webhooks';
 
 // The webhook outbox (ADR 062, "The write path's share"): the statement that stores a batch of leads
 // writes one outbox row, and the fan-out job queued after its commit makes the deliveries, in event
 // order. This app sends nothing itself (WEBHOOKS_CONCURRENCY=0), so each step can be looked at before
 // the next.
 
-let t: TestApp;
-let rx: Receiver;
-let cookies: Record<string, string>;
+let bed: WebhookTestbed;
 
 beforeAll(async () => {
-  t = await startTestApp({ WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', WEBHOOKS_CONCURRENCY: '0' });
-  rx = await startReceiver();
-  await seedAdmin(t.app);
-  cookies = await signIn(t.app);
+  bed = await startWebhookTestbed({ WEBHOOKS_CONCURRENCY: '0' });
 });
 afterAll(async () => {
-  await t?.close();
-  await rx?.close();
+  await bed?.close();
 });
 
 const sql = async <T extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
-  (await t.app.db.pool.query<T>(text, values)).rows;
-const submit = (body: object) => t.app.inject({ method: 'POST', url: '/api/submit-search', payload: body });
+  (await bed.t.app.db.pool.query<T>(text, values)).rows;
 
 describe('webhook outbox', () => {
   it('queues one row per batch with the lead, and fans out an opt-out after the lead it revokes', async () => {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/webhooks',
-      cookies,
-      payload: { url: `${rx.base}/created-only`, events: ['lead.created'] },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const endpoint = created.json() as { id: string };
+    const endpoint = await bed.createEndpoint();
 
     const lead = leadBody();
-    const res = await submit(lead);
+    const res = await bed.submit(lead);
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json() as { id: string };
     // Acknowledged: its message is in the outbox with a job to fan it out, and no delivery exists yet.
@@ -60,7 +44,7 @@ describe('webhook outbox', () => {
     );
 
     // The visitor opts out before anything was fanned out.
-    const optOut = await t.app.inject({
+    const optOut = await bed.t.app.inject({
       method: 'POST',
       url: '/api/unsubscribe',
       payload: { email: lead.email },
@@ -88,28 +72,22 @@ describe('webhook outbox', () => {
   });
 
   it('a message left in the outbox without its job (a restored backup) is fanned out and delivered', async () => {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/webhooks',
-      cookies,
-      payload: { url: `${rx.base}/restored`, events: ['lead.created'] },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const res = await submit(leadBody());
+    const restored = await bed.createEndpoint();
+    const res = await bed.submit(leadBody());
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json() as { id: string };
     await sql('delete from graphile_worker._private_jobs');
     await sql(`update webhook_event set created_at = now() - interval '5 minutes'`);
 
     const worker = await startWebhookWorker({
-      connectionString: t.db.url,
+      connectionString: bed.t.db.url,
       concurrency: 4,
       delivery: { allowPrivateUrls: true, retrySchedule: [1] },
     });
     try {
       await worker.sweep();
-      const [message] = await rx.waitFor(() => {
-        const got = rx.at('/restored');
+      const [message] = await bed.rx.waitFor(() => {
+        const got = bed.rx.at(restored.path);
         return got.length ? got : undefined;
       });
       expect((JSON.parse(message?.body ?? '{}') as { data: { id: string } }).data.id).toBe(id);

@@ -2,49 +2,31 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/partners/partner-key.service';
 import { failedDeliveriesSection } from '../src/webhooks/webhook.service';
-import { seedAdmin, signIn } from './support/admin';
 import { leadBody } from './support/fixtures';
 import { partnerLeadBody, postPartnerLead } from './support/partner';
-import { startTestApp, type TestApp } from './support/test-app';
-import { type Received, type Receiver, startReceiver } from './support/webhook-receiver';
+import type { TestApp } from './support/test-app';
+import type { Received, Receiver } from './support/webhook-receiver';
+import { startWebhookTestbed, type WebhookTestbed } from './support/webhooks';
 
 // Webhooks (issue 24, ADR 062) against a real receiver on 127.0.0.1: every signature is checked with the
 // reference implementation (the `standardwebhooks` package), not with the product's own code.
 
+let bed: WebhookTestbed;
 let t: TestApp;
 let rx: Receiver;
-let cookies: Record<string, string>;
 
 beforeAll(async () => {
   // Retries after 0.2 s (three of them) instead of 5 s … 10 h.
-  t = await startTestApp({ WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', WEBHOOKS_RETRY_SCHEDULE: '0.2,0.2,0.2' });
-  rx = await startReceiver();
-  await seedAdmin(t.app);
-  cookies = await signIn(t.app);
+  bed = await startWebhookTestbed({ WEBHOOKS_RETRY_SCHEDULE: '0.2,0.2,0.2' });
+  ({ t, rx } = bed);
 });
 afterAll(async () => {
-  await t?.close();
-  await rx?.close();
+  await bed?.close();
 });
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-const api = (method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url, cookies, ...(payload ? { payload } : {}) });
-const submit = (body: object) => t.app.inject({ method: 'POST', url: '/api/submit-search', payload: body });
-
-let pathCounter = 0;
-async function createEndpoint(body: Record<string, unknown> = {}) {
-  pathCounter += 1;
-  const path = `/hook-${pathCounter}`;
-  const res = await api('POST', '/api/admin/webhooks', {
-    url: `${rx.base}${path}`,
-    events: ['lead.created'],
-    ...body,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const endpoint = res.json() as { id: string; secret: string };
-  return { ...endpoint, path };
-}
+const api: WebhookTestbed['api'] = (...args) => bed.api(...args);
+const submit = (body: object) => bed.submit(body);
+const createEndpoint = (body?: Record<string, unknown>) => bed.createEndpoint(body);
 
 /** The message as the reference implementation reads it (throws when the signature does not verify). */
 function verified(secret: string, r: Received) {
