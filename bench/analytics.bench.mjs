@@ -2,7 +2,10 @@
 //
 //  1. POST /api/analytics/track at 64 connections (autocannon) against the built server on a fresh
 //     PostgreSQL database, next to a bare Fastify route answering 204 started by this same script.
-//     Goal: at least half the baseline's requests/s, p99 ≤ 25 ms.
+//     Goal: at least half the baseline's requests/s, p99 ≤ 25 ms. Beside them, in the same rounds, the
+//     durable floor (support/bare-group-commit.mjs: the same Fastify doing only a group-committed INSERT,
+//     no app code) — what the stack alone reaches on this machine — and the app's route for a crawler
+//     (validated, not stored), so the printout shows where the route's time goes.
 //  2. GET /api/admin/analytics p50 with 1,000,000 and then 10,000,000 seeded events (a year of
 //     traffic, skewed over ~60 countries and ~300 referrers, four events per visit, with sources and
 //     campaigns, device types, browsers and operating systems — issue 26) and 100,000 website leads (the
@@ -63,6 +66,7 @@ const BROWSER_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const CRAWLER_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const PIPELINE_ONLY = 'same route, crawler (not stored)';
+const FLOOR = 'bare Fastify + group-commit INSERT';
 const ADMIN = { username: 'bench-admin', password: 'bench-password-123' };
 
 const adminUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
@@ -128,6 +132,13 @@ async function loadBenchmark(databaseUrl) {
     {},
     async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null),
   );
+  // The durable floor: the same route doing only a group-committed INSERT (support/bare-group-commit.mjs).
+  const { child: floor, result: floorPort } = await startProcess(
+    'group-commit floor',
+    ['bench/support/bare-group-commit.mjs'],
+    { DATABASE_URL: databaseUrl },
+    async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null),
+  );
   const port = 21_000 + Math.floor(Math.random() * 10_000);
   const server = await startAppServer(databaseUrl, port);
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -144,6 +155,10 @@ async function loadBenchmark(databaseUrl) {
     });
     rows.push({
       round,
+      ...(await measureLoad(FLOOR, `http://127.0.0.1:${floorPort}/api/analytics/track`)),
+    });
+    rows.push({
+      round,
       ...(await measureLoad('POST /api/analytics/track', `http://127.0.0.1:${port}/api/analytics/track`)),
     });
     // The same route for a crawler: validated and answered, never stored. The gap to the row above is
@@ -154,6 +169,7 @@ async function loadBenchmark(databaseUrl) {
     });
   }
   await stopProcess(bare);
+  await stopProcess(floor);
   await stopProcess(server);
   const stored = Number((await db.query('select count(*) from analytics_event')).rows[0].count);
   const counted = Number(
@@ -181,10 +197,15 @@ async function loadBenchmark(databaseUrl) {
   const track = rate('POST /api/analytics/track');
   const worstP99 = Math.max(...of('POST /api/analytics/track').map((r) => r.p99));
   const pipeline = rate(PIPELINE_ONLY);
+  const floorRate = rate(FLOOR);
   console.info(
     `mean track ${fmt(Math.round(track))} req/s vs baseline ${fmt(Math.round(baseline))} req/s: ratio ${(track / baseline).toFixed(2)} (goal ≥ 0.50) · ` +
       `track p99 (worst round) ${worstP99} ms (goal ≤ 25 ms) · events stored ${fmt(stored)} = rollup total ${fmt(counted)} ` +
       `(runs + warm-ups) · load average before: ${os.loadavg()[0].toFixed(2)}`,
+  );
+  console.info(
+    `durable floor (bare Fastify + group-committed INSERT, no app): ${fmt(Math.round(floorRate))} req/s, ` +
+      `ratio ${(floorRate / baseline).toFixed(2)} of the bare route — track is ${(track / floorRate).toFixed(2)}× the floor`,
   );
   console.info(
     `without storing (crawler): ${fmt(Math.round(pipeline))} req/s, ratio ${(pipeline / baseline).toFixed(2)} — ` +
