@@ -5,8 +5,10 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { normaliseReferrer } from '@uf/shared/referrer';
 import type { Pool } from 'pg';
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { AnalyticsEvent } from '../db/entities/analytics-event.entity';
+import { columnsOf } from '../db/entity-columns';
 import { AppError } from '../errors';
-import { databaseCommitter } from '../platform/pg-batch';
+import { batchInsert, databaseCommitter } from '../platform/pg-batch';
 import { FUNNEL_DEPTHS } from './analytics-sources';
 import { DROP_REASONS, dropReason } from './bot-filter';
 import type { CountryLookup } from './country-lookup';
@@ -33,7 +35,8 @@ export type TrackContext = {
   host: string | undefined;
 };
 
-export type EventRow = {
+/** An event as stored: its analytics_event columns, by the entity's property names (ADR 064). */
+export type EventColumns = {
   eventType: string;
   page: string;
   referrer: string;
@@ -52,9 +55,10 @@ export type EventRow = {
   utmTerm: string | null;
   utmContent: string | null;
   clickIdType: string | null;
-  /** Device type, browser and operating system from the user agent (issue 26; the agent is not stored). */
-  device: DeviceClass;
-};
+} & DeviceClass; // device type, browser and operating system from the user agent (issue 26; the agent is not stored)
+
+/** One queued event: its columns (the batch insert reads each property of the entity from here). */
+export type EventRow = { input: EventColumns };
 
 export type TrackResult = { stored: boolean };
 
@@ -174,16 +178,20 @@ function visitRollupsSql(): string {
   ${deviceRollupsSql()}`;
 }
 
+/**
+ * The raw rows, one array parameter per column, named and typed by the entity (ADR 064): the key is
+ * generated (created_at's default, the identity), every other property comes from the queued row.
+ */
+const EVENT_INSERT = batchInsert(columnsOf(AnalyticsEvent)).from<EventRow>({ createdAt: null, id: null });
+/** The statement's own parameter after the columns: the business time zone that dates the rollups. */
+const TZ = `$${EVENT_INSERT.next}`;
+
 const BATCH_SQL = `
   with ins as (
-    insert into analytics_event (event_type, page, referrer, referrer_host, referrer_url, session_id, country,
-      visitor_id, channel, source, utm_source, utm_medium, utm_campaign, utm_term, utm_content, click_id_type,
-      device_type, browser, os)
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-      $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-      $17::text[], $18::text[], $19::text[], $20::text[])
+    insert into ${EVENT_INSERT.into}
+    select ${EVENT_INSERT.select()} from ${EVENT_INSERT.from}
     returning event_type, country, referrer_url, session_id, visitor_id, channel, source, utm_campaign,
-      device_type, browser, os, (created_at at time zone $8)::date as day
+      device_type, browser, os, (created_at at time zone ${TZ})::date as day
   ),
   by_type as (
     insert into analytics_daily_type (day, event_type, count)
@@ -207,28 +215,7 @@ export async function writeEventBatch(pool: Pool, rows: EventRow[], timeZone: st
   await pool.query({
     name: 'analytics_event_batch',
     text: BATCH_SQL,
-    values: [
-      rows.map((r) => r.eventType),
-      rows.map((r) => r.page),
-      rows.map((r) => r.referrer),
-      rows.map((r) => r.referrerHost),
-      rows.map((r) => r.referrerUrl),
-      rows.map((r) => r.sessionId),
-      rows.map((r) => r.country),
-      timeZone,
-      rows.map((r) => r.visitorId),
-      rows.map((r) => r.channel),
-      rows.map((r) => r.source),
-      rows.map((r) => r.utmSource),
-      rows.map((r) => r.utmMedium),
-      rows.map((r) => r.utmCampaign),
-      rows.map((r) => r.utmTerm),
-      rows.map((r) => r.utmContent),
-      rows.map((r) => r.clickIdType),
-      rows.map((r) => r.device.deviceType),
-      rows.map((r) => r.device.browser),
-      rows.map((r) => r.device.os),
-    ],
+    values: [...EVENT_INSERT.values(rows), timeZone],
   });
 }
 
@@ -323,23 +310,25 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
       ]);
       const visit = visitAttribution(event.attribution, host, ctx.host);
       await committer.push({
-        eventType: event.eventType,
-        page: event.page,
-        referrer,
-        referrerHost: host,
-        referrerUrl: address,
-        sessionId: event.sessionId,
-        country,
-        visitorId,
-        channel: visit.channel,
-        source: visit.source,
-        utmSource: event.attribution.utm_source ?? null,
-        utmMedium: event.attribution.utm_medium ?? null,
-        utmCampaign: event.attribution.utm_campaign ?? null,
-        utmTerm: event.attribution.utm_term ?? null,
-        utmContent: event.attribution.utm_content ?? null,
-        clickIdType: firstClickId(event.attribution)?.[0] ?? null,
-        device: deviceClass(ctx.userAgent),
+        input: {
+          eventType: event.eventType,
+          page: event.page,
+          referrer,
+          referrerHost: host,
+          referrerUrl: address,
+          sessionId: event.sessionId,
+          country,
+          visitorId,
+          channel: visit.channel,
+          source: visit.source,
+          utmSource: event.attribution.utm_source ?? null,
+          utmMedium: event.attribution.utm_medium ?? null,
+          utmCampaign: event.attribution.utm_campaign ?? null,
+          utmTerm: event.attribution.utm_term ?? null,
+          utmContent: event.attribution.utm_content ?? null,
+          clickIdType: firstClickId(event.attribution)?.[0] ?? null,
+          ...deviceClass(ctx.userAgent),
+        },
       });
       return { stored: true };
     },
