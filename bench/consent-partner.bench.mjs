@@ -5,12 +5,15 @@
 //   POST /api/trpc/lead.submit   the same, as the landing form sends it (tRPC envelope, site Origin)
 //   POST /api/partner/leads   without an Idempotency-Key, with a fresh key per request, and a replayed key
 // Every request carries a new person (e-mail, phone, last name), so no duplicate rule is hit.
+// Then, at 64 connections, POST /api/analytics/track against a bare Fastify route answering 204
+// (bench/support/bare-fastify.mjs), so one run prints issue 23's four ratios (`npm run bench analytics`
+// has the track route's full breakdown).
 //
 //   npm run bench consent-partner [-- --duration 10 --connections 32]   (DATABASE_URL: PostgreSQL admin URL)
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
-import { apiLead, benchAdminUrl, next, option, websiteLead } from './support/bodies.mjs';
+import { apiLead, benchAdminUrl, next, option, trackEvent, websiteLead } from './support/bodies.mjs';
 import { postLoad } from './support/load.mjs';
 import {
   pg,
@@ -32,12 +35,14 @@ const dbName = `uf_bench_consent_${Date.now().toString(36)}`;
 const dbUrl = withDatabase(adminUrl, dbName);
 
 /** autocannon with a body (and headers) built per request. */
-const load = (url, duration, build) =>
-  postLoad(url, { connections: CONNECTIONS, duration, withHeaders: true }, build);
+const load = (url, duration, build, connections) =>
+  postLoad(url, { connections, duration, withHeaders: true }, build);
+/** The track route's goal is stated at 64 connections (issue 5, issue 23). */
+const TRACK_CONNECTIONS = 64;
 
-async function measure(label, url, build) {
-  await load(url, 2, build); // warm-up: JIT, pools
-  const r = await load(url, DURATION, build);
+async function measure(label, url, build, connections = CONNECTIONS) {
+  await load(url, 2, build, connections); // warm-up: JIT, pools
+  const r = await load(url, DURATION, build, connections);
   return {
     label,
     reqPerSec: Math.round(r['2xx'] / DURATION),
@@ -128,6 +133,26 @@ async function main() {
       body: replayBody,
       headers: { ...replayAuth, 'idempotency-key': 'bench-replayed-key' },
     }));
+    // Track: the bare route and the app's route in turn, each at 64 connections.
+    const { child: bareChild, result: barePort } = await startProcess(
+      'bare fastify',
+      ['bench/support/bare-fastify.mjs'],
+      {},
+      async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null),
+    );
+    const bare = await measure(
+      `bare Fastify 204 (${TRACK_CONNECTIONS} connections)`,
+      `http://127.0.0.1:${barePort}/api/analytics/track`,
+      () => ({ body: trackEvent() }),
+      TRACK_CONNECTIONS,
+    );
+    await stopProcess(bareChild);
+    const track = await measure(
+      `POST /api/analytics/track (${TRACK_CONNECTIONS} connections)`,
+      `${app}/api/analytics/track`,
+      () => ({ body: trackEvent() }),
+      TRACK_CONNECTIONS,
+    );
     await stopProcess(server);
 
     const db = new pg.Client({ connectionString: dbUrl });
@@ -143,7 +168,7 @@ async function main() {
     await db.end();
 
     const fmt = (n) => n.toLocaleString('en-US');
-    const rows = [base, submit, form, partner, keyed, replay];
+    const rows = [base, submit, form, partner, keyed, replay, bare, track];
     console.info(
       `\n${CONNECTIONS} connections, ${DURATION} s each after a 2 s warm-up (autocannon, same machine; ` +
         `load average now ${os.loadavg()[0].toFixed(1)}: other work on the machine moves the figures):`,
@@ -152,7 +177,7 @@ async function main() {
       rows.map((r) => ({
         target: r.label,
         'req/s': fmt(r.reqPerSec),
-        'vs baseline': (r.reqPerSec / base.reqPerSec).toFixed(2),
+        'vs baseline': (r.reqPerSec / (r === track || r === bare ? bare : base).reqPerSec).toFixed(2),
         'p50 ms': r.p50,
         'p99 ms': r.p99,
         '2xx': fmt(r.ok),
@@ -167,7 +192,8 @@ async function main() {
       `the form's tRPC call: ${(form.reqPerSec / submit.reqPerSec).toFixed(2)}× REST submit-search (goal ≥ 0.80), ` +
         `${(form.reqPerSec / base.reqPerSec).toFixed(2)}× one INSERT (goal ≥ 0.50), p99 ${form.p99} ms (goal ≤ 50 ms); ` +
         `submit-search ${(submit.reqPerSec / base.reqPerSec).toFixed(2)}× and partner leads ` +
-        `${(partner.reqPerSec / base.reqPerSec).toFixed(2)}× one INSERT (goal ≥ 0.75)`,
+        `${(partner.reqPerSec / base.reqPerSec).toFixed(2)}× one INSERT (goal ≥ 0.75); ` +
+        `track ${(track.reqPerSec / bare.reqPerSec).toFixed(2)}× bare Fastify (goal ≥ 0.50), p99 ${track.p99} ms (goal ≤ 25 ms)`,
     );
     if (leads !== receipts || replayed !== 1 || rows.some((r) => r.failed > 0)) {
       console.error('consent-partner bench: an invariant failed (see above)');
