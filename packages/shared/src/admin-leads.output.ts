@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AdminApiLead, AdminWebsiteLead } from './admin-leads';
 import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from './attribution';
 import { CHANNELS } from './channel';
 import { anyObject, count, flag, instant, nullableText, text, uuid } from './output-fields';
@@ -133,3 +134,10 @@ export const leadsDeletedSchema = z.object({ deletedCount: count() });
 /** The streamed lists' rows (GET /api/admin/leads, GET /api/admin/api-leads: no procedures). */
 export const websiteLeadRowsSchema = z.array(websiteLeadSchema);
 export const apiLeadRowsSchema = z.array(apiLeadSchema);
+
+/** Holds when T is what the schema accepts: the zod-free row types the web reads against these schemas. */
+type Satisfies<T extends U, U> = T;
+export type RowTypesSatisfyTheirSchemas = [
+  Satisfies<AdminWebsiteLead, z.input<typeof websiteLeadSchema>>,
+  Satisfies<AdminApiLead, z.input<typeof apiLeadSchema>>,
+];
