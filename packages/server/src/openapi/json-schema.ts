@@ -27,13 +27,54 @@ function withFields(json: JsonSchema, extra: Record<string, JsonSchema>): JsonSc
   return json;
 }
 
-/** A procedure's output schema as the JSON Schema of what a client receives. */
-export function outputSchema(schema: z.core.$ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as {
-    $schema?: string;
-  };
-  delete json.$schema;
-  return json;
+const DEFS = '#/$defs/';
+const COMPONENTS = '#/components/schemas/';
+
+/**
+ * An answer's zod schema (a procedure's `.output()`, or what a route that is no procedure sends) as the
+ * JSON Schema of what a client receives. Schemas named with `.meta({ id })` become components: their
+ * definition goes to `components` (once; a second, different one of the same name is an error) and the
+ * answer refers to it. Two things zod adds are left out, as they say nothing a client can rely on: the
+ * safe-integer bounds of every `z.int()`, and `additionalProperties: false` (answers may gain fields).
+ * A nullable scalar is written `type: [..., 'null']`, as zod writes it for strings.
+ */
+export function outputSchema(schema: z.core.$ZodType, components: Record<string, JsonSchema>): JsonSchema {
+  const { $schema, $defs, ...json } = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  for (const [name, definition] of Object.entries($defs ?? {})) {
+    const tidy = tidied(definition) as JsonSchema;
+    if (components[name] && JSON.stringify(components[name]) !== JSON.stringify(tidy)) {
+      throw new Error(`Two different schemas are named ${name}`);
+    }
+    components[name] = tidy;
+  }
+  return tidied(json) as JsonSchema;
+}
+
+function tidied(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidied);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(DEFS)) {
+      out.$ref = COMPONENTS + value.slice(DEFS.length);
+      continue;
+    }
+    out[key] = tidied(value);
+  }
+  // `{anyOf: [{type: 'integer'}, {type: 'null'}]}` (what is left of a nullable int) as `{type: [...]}`.
+  const anyOf = out.anyOf as JsonSchema[] | undefined;
+  if (anyOf?.every((branch) => Object.keys(branch).length === 1 && typeof branch.type === 'string')) {
+    delete out.anyOf;
+    out.type = anyOf.map((branch) => branch.type);
+  }
+  return out;
 }
 
 export const str = (description?: string, more: JsonSchema = {}): JsonSchema => ({

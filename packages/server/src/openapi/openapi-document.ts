@@ -74,6 +74,8 @@ function procedureInput(route: RegisteredRoute, doc: OperationDoc | undefined): 
   };
 }
 
+const isZodSchema = (schema: object): schema is $ZodType => '_zod' in schema;
+
 /** What a schema accepts says nothing (`z.unknown()`: the procedure parses its input itself). */
 const saysNothing = (schema: JsonSchema | undefined) => !schema || Object.keys(schema).length === 0;
 
@@ -154,7 +156,8 @@ function buildOperation(
     if (status === success && route.output && r.schema) {
       throw new Error(`${route.procedure}: its answer is its procedure's output; do not write it again`);
     }
-    const schema = status === success && route.output ? outputSchema(route.output) : r.schema;
+    const written = r.schema && isZodSchema(r.schema) ? outputSchema(r.schema, components) : r.schema;
+    const schema = status === success && route.output ? outputSchema(route.output, components) : written;
     responses[status] = {
       description: r.description,
       ...(schema ? { content: { [contentType]: { schema } } } : {}),

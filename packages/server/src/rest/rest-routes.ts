@@ -11,7 +11,11 @@ export type RestRoute = Omit<RestMeta, 'path'> & {
   procedure: string;
   url: string;
   access: ProcedureMeta['access'];
-  /** The procedure's input and output schemas (the OpenAPI document describes the route with them). */
+  /**
+   * The procedure's input and output schemas (the OpenAPI document describes the route with them). The
+   * input is the schema the procedure parses with itself when its meta names one (`parses`: its own
+   * `.input()` accepts anything, the partner lead).
+   */
   inputs: ProcedureEntry['inputs'];
   output: ProcedureEntry['output'];
 };
@@ -20,7 +24,8 @@ export function restRoutesOf(router: AppRouter): RestRoute[] {
   return proceduresOf(router).flatMap(({ path, meta, inputs, output }) => {
     if (!meta.rest) return [];
     const { path: url, ...rest } = meta.rest;
-    return [{ ...rest, url, procedure: path, access: meta.access, inputs, output }];
+    const described = meta.parses ? [meta.parses] : inputs;
+    return [{ ...rest, url, procedure: path, access: meta.access, inputs: described, output }];
   });
 }
 

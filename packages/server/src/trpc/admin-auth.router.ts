@@ -1,4 +1,6 @@
+import { meOutputSchema, signInOutputSchema } from '@uf/shared/admin.output';
 import { signInSchema } from '@uf/shared/admin.schema';
+import { okSchema } from '@uf/shared/output-fields';
 import { signIn, signOut } from '../admin/admin-auth.service';
 import { applyOutcome } from './outcome';
 import { enrollingAdminProcedure, publicProcedure, restAt, router } from './trpc';
@@ -8,6 +10,7 @@ export function createAdminAuthRouter() {
     login: publicProcedure
       .meta(restAt('POST', '/api/admin/login'))
       .input(signInSchema)
+      .output(signInOutputSchema)
       .mutation(async ({ ctx, input }) => {
         const outcome = await signIn(
           {
@@ -22,12 +25,16 @@ export function createAdminAuthRouter() {
         );
         return applyOutcome(ctx.req, outcome);
       }),
-    logout: publicProcedure.meta(restAt('POST', '/api/admin/logout')).mutation(async ({ ctx }) => {
-      const who = { username: ctx.req.session?.username, ip: ctx.req.ip };
-      return applyOutcome(ctx.req, await signOut(ctx.services.db.pool, who));
-    }),
+    logout: publicProcedure
+      .meta(restAt('POST', '/api/admin/logout'))
+      .output(okSchema)
+      .mutation(async ({ ctx }) => {
+        const who = { username: ctx.req.session?.username, ip: ctx.req.ip };
+        return applyOutcome(ctx.req, await signOut(ctx.services.db.pool, who));
+      }),
     me: enrollingAdminProcedure
       .meta(restAt('GET', '/api/admin/me'))
+      .output(meOutputSchema)
       .query(({ ctx }) => ({ username: ctx.admin.username })),
   });
 }

@@ -1,3 +1,4 @@
+import { backupDeletedSchema, backupFilesSchema, backupWrittenSchema } from '@uf/shared/admin.output';
 import { backupNameSchema } from '@uf/shared/admin.schema';
 import {
   type AdminApiLead,
@@ -6,6 +7,15 @@ import {
   type AdminWebsiteLeadDetail,
   MAX_BULK_DELETE,
 } from '@uf/shared/admin-leads';
+import {
+  apiLeadDetailSchema,
+  apiLeadStatsSchema,
+  auditEntriesSchema,
+  leadDeletedSchema,
+  leadsDeletedSchema,
+  websiteLeadDetailSchema,
+  websiteLeadStatsSchema,
+} from '@uf/shared/admin-leads.output';
 import {
   apiDeleteMatchingSchema,
   apiLeadListSchema,
@@ -60,18 +70,13 @@ function listProcedure<Row, Schema extends typeof websiteLeadListSchema | typeof
 // A bulk delete of MAX_BULK_DELETE ids is ≈ 8 MB of JSON; everything else keeps the small default.
 const BULK_DELETE_BODY_LIMIT = 40 * MAX_BULK_DELETE + 1024;
 
-/** A lead's own page (issue 26): the lead whole, and the audit entries that concern it. */
-function leadPageProcedures<Detail>(table: LeadTable, base: string) {
-  return {
-    get: adminProcedure
-      .meta(restAt('GET', `${base}/:id`))
-      .input(leadIdSchema)
-      .query(({ ctx, input }) => getLead<Detail>(ctx.services.db.pool, table, input.id)),
-    auditLog: adminProcedure
-      .meta(restAt('GET', `${base}/:id/audit-log`))
-      .input(leadIdSchema)
-      .query(({ ctx, input }) => listLeadAudit(ctx.services.db.pool, table, input.id)),
-  };
+/** A lead's own page (issue 26): the audit entries that concern it (the lead itself: `get` below). */
+function leadAuditProcedure(table: LeadTable, base: string) {
+  return adminProcedure
+    .meta(restAt('GET', `${base}/:id/audit-log`))
+    .input(leadIdSchema)
+    .output(auditEntriesSchema)
+    .query(({ ctx, input }) => listLeadAudit(ctx.services.db.pool, table, input.id));
 }
 
 function deleteProcedures(
@@ -85,6 +90,7 @@ function deleteProcedures(
     removeMatching: adminProcedure
       .meta(restAt('DELETE', `${base}/matching`))
       .input(matchingSchema)
+      .output(leadsDeletedSchema)
       .mutation(({ ctx, input }) =>
         deleteMatchingLeads(ctx.services.db.pool, table, {
           filters: input.filters,
@@ -96,10 +102,12 @@ function deleteProcedures(
     remove: adminProcedure
       .meta(restAt('DELETE', `${base}/:id`))
       .input(leadIdSchema)
+      .output(leadDeletedSchema)
       .mutation(({ ctx, input }) => deleteLead(ctx.services.db.pool, table, input.id, actorOf(ctx))),
     bulkRemove: adminProcedure
       .meta(restAt('DELETE', base, { bodyLimit: BULK_DELETE_BODY_LIMIT }))
       .input(bulkDeleteSchema)
+      .output(leadsDeletedSchema)
       .mutation(({ ctx, input }) => deleteLeads(ctx.services.db.pool, table, input.ids, actorOf(ctx))),
   };
 }
@@ -113,20 +121,36 @@ export function createAdminRouter() {
       ),
       stats: adminProcedure
         .meta(restAt('GET', '/api/admin/stats'))
+        .output(websiteLeadStatsSchema)
         .query(({ ctx }) => websiteLeadStats(ctx.services.db.pool, WEBSITE_LEADS, ctx.config.timeZone)),
-      ...leadPageProcedures<AdminWebsiteLeadDetail>(WEBSITE_LEADS, '/api/admin/leads'),
+      // A lead's own page (issue 26): the lead whole.
+      get: adminProcedure
+        .meta(restAt('GET', '/api/admin/leads/:id'))
+        .input(leadIdSchema)
+        .output(websiteLeadDetailSchema)
+        .query(({ ctx, input }) =>
+          getLead<AdminWebsiteLeadDetail>(ctx.services.db.pool, WEBSITE_LEADS, input.id),
+        ),
+      auditLog: leadAuditProcedure(WEBSITE_LEADS, '/api/admin/leads'),
       ...deleteProcedures(WEBSITE_LEADS, websiteDeleteMatchingSchema, '/api/admin/leads'),
     }),
     apiLeads: router({
       list: listProcedure<AdminApiLead, typeof apiLeadListSchema>(apiLeadListSchema, API_LEADS),
       stats: adminProcedure
         .meta(restAt('GET', '/api/admin/api-stats'))
+        .output(apiLeadStatsSchema)
         .query(({ ctx }) => apiLeadStats(ctx.services.db.pool, API_LEADS, ctx.config.timeZone)),
-      ...leadPageProcedures<AdminApiLeadDetail>(API_LEADS, '/api/admin/api-leads'),
+      get: adminProcedure
+        .meta(restAt('GET', '/api/admin/api-leads/:id'))
+        .input(leadIdSchema)
+        .output(apiLeadDetailSchema)
+        .query(({ ctx, input }) => getLead<AdminApiLeadDetail>(ctx.services.db.pool, API_LEADS, input.id)),
+      auditLog: leadAuditProcedure(API_LEADS, '/api/admin/api-leads'),
       ...deleteProcedures(API_LEADS, apiDeleteMatchingSchema, '/api/admin/api-leads'),
     }),
     backup: adminProcedure
       .meta(restAt('POST', '/api/admin/backup'))
+      .output(backupWrittenSchema)
       .mutation(({ ctx }) =>
         backupDatabase(
           ctx.services.db.pool,
@@ -140,10 +164,12 @@ export function createAdminRouter() {
     backups: router({
       list: adminProcedure
         .meta(restAt('GET', '/api/admin/backups'))
+        .output(backupFilesSchema)
         .query(({ ctx }) => listBackups(ctx.config.backupDir)),
       remove: adminProcedure
         .meta(restAt('DELETE', '/api/admin/backups/:name'))
         .input(backupNameSchema)
+        .output(backupDeletedSchema)
         .mutation(({ ctx, input }) =>
           deleteBackup(ctx.services.db.pool, ctx.config.backupDir, input.name, actorOf(ctx)),
         ),
@@ -151,6 +177,7 @@ export function createAdminRouter() {
     auditLog: adminProcedure
       .meta(restAt('GET', '/api/admin/audit-log'))
       .input(auditLogQuerySchema)
+      .output(auditEntriesSchema)
       .query(({ ctx, input }) => listAudit(ctx.services.db.pool, input)),
     webhooks: createWebhooksRouter(),
   });

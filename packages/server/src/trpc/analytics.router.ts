@@ -1,3 +1,4 @@
+import { analyticsSummarySchema, trackedSchema } from '@uf/shared/analytics.output';
 import { trackEventSchema } from '@uf/shared/analytics.schema';
 import { analyticsQuerySchema } from '@uf/shared/analytics-query.schema';
 import { clientIp, headerValue } from './request-meta';
@@ -18,10 +19,11 @@ export const trackOperation = operation(trackEventSchema, async (ctx, input) => 
 
 export function createAnalyticsRouter() {
   return router({
-    track: mutationOf(trackOperation, restAt('POST', '/api/analytics/track')),
+    track: mutationOf(trackOperation, restAt('POST', '/api/analytics/track'), trackedSchema),
     summary: adminProcedure
       .meta(restAt('GET', '/api/admin/analytics'))
       .input(analyticsQuerySchema)
+      .output(analyticsSummarySchema)
       .query(({ ctx, input }) => ctx.services.analytics.summary(input)),
   });
 }

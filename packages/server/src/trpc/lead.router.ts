@@ -1,5 +1,6 @@
 import { withMetaCookies } from '@uf/shared/attribution';
 import { withConsentEvidence } from '@uf/shared/consent-evidence.schema';
+import { beneficiaryOutputSchema, idOutputSchema, publicLeadOutputSchema } from '@uf/shared/lead.output';
 import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
 import * as leads from '../leads/lead.service';
 import { clientIp, hasGpcSignal, headerValue, pageUrlOf, userAgent } from './request-meta';
@@ -56,14 +57,16 @@ export function submitLeadOperation(supportEmail: string) {
 
 export function createLeadRouter(submit: ReturnType<typeof submitLeadOperation>) {
   return router({
-    submit: mutationOf(submit, restAt('POST', '/api/submit-search')),
+    submit: mutationOf(submit, restAt('POST', '/api/submit-search'), idOutputSchema),
     byId: anonymousProcedure
       .meta(restAt('GET', '/api/leads/:id'))
       .input(leadIdSchema)
+      .output(publicLeadOutputSchema)
       .query(({ ctx, input }) => leads.getPublicLead(ctx.services.em(), input.id)),
     setBeneficiary: anonymousProcedure
       .meta(restAt('PATCH', '/api/leads/:id/beneficiary'))
       .input(leadBeneficiaryInputSchema)
+      .output(beneficiaryOutputSchema)
       .mutation(({ ctx, input }) =>
         leads.setBeneficiary(
           ctx.services.db.pool,

@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '@uf/shared/errors';
+import { idOutputSchema } from '@uf/shared/lead.output';
 import {
   IDEMPOTENCY_KEY_MESSAGE,
   IDEMPOTENCY_KEY_PATTERN,
@@ -66,7 +67,9 @@ export function createPartnerRouter() {
     // Partner API (issue 6): Bearer API key, Idempotency-Key, problem+json errors.
     createLead: mutationOf(
       createPartnerLeadOperation,
-      restAt('POST', '/api/partner/leads', { status: 201, problem: true }),
+      // Its input is `z.unknown()`: the body it parses (and documents) is partnerLeadSchema.
+      { ...restAt('POST', '/api/partner/leads', { status: 201, problem: true }), parses: partnerLeadSchema },
+      idOutputSchema,
     ),
   });
 }

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { ErrorCode } from '@uf/shared/errors';
-import { $ZodError, type $ZodType, type output, parse } from 'zod/v4/core';
+import { $ZodError, type $ZodType, type input, type output, parse } from 'zod/v4/core';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, toErrorResponse, UNAVAILABLE_MESSAGE } from '../errors';
 import { requireAdmin } from '../plugins/admin-guard';
@@ -29,7 +29,16 @@ export type RestMeta = {
  * - `access`: who may call it, set by the base procedure (admin, or admin still enrolling two-factor);
  * - `rest`: its REST method and path.
  */
-export type ProcedureMeta = { session?: 'none'; access?: 'admin' | 'enrolling'; rest?: RestMeta };
+export type ProcedureMeta = {
+  session?: 'none';
+  access?: 'admin' | 'enrolling';
+  rest?: RestMeta;
+  /**
+   * The schema a procedure parses its input with itself, when its `.input()` accepts anything (the
+   * partner lead: `z.unknown()`, so that every invalid field is listed): the OpenAPI body is this one.
+   */
+  parses?: $ZodType;
+};
 
 /** The meta of a procedure with a REST door. */
 export const restAt = (
@@ -154,12 +163,25 @@ export function operation<S extends $ZodType, R>(
   return { input, run };
 }
 
-/** The operation as a session-free tRPC mutation (with its REST door when `meta` names one). */
-export function mutationOf<S extends $ZodType, R>(op: Operation<S, R>, meta: ProcedureMeta = {}) {
-  return anonymousProcedure
-    .meta(meta)
-    .input(op.input)
-    .mutation(({ ctx, input }) => op.run(ctx, input as output<S>));
+/**
+ * The operation as a session-free tRPC mutation (with its REST door when `meta` names one). `answer` is
+ * its output schema: the OpenAPI document's success response, and checked by tRPC only on its adapter's
+ * door. The hot doors (the REST route, the session-free `/api/trpc/<path>`) run the operation itself
+ * (runOperation), which does not parse the answer: no cost per request there (ADR 051).
+ */
+export function mutationOf<S extends $ZodType, A extends $ZodType, R extends input<A>>(
+  op: Operation<S, R>,
+  meta: ProcedureMeta,
+  answer: A,
+) {
+  return (
+    anonymousProcedure
+      .meta(meta)
+      .input(op.input)
+      .output(answer)
+      // R satisfies the answer's schema (the constraint above); tRPC's types cannot see it through generics.
+      .mutation(({ ctx, input }) => op.run(ctx, input as output<S>) as Promise<never>)
+  );
 }
 
 /** The operation without tRPC: validates like the procedure (a ZodError maps to the same 400). */

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { FUNNEL_STEPS } from './analytics.schema';
+import { CHANNELS } from './channel';
+import { count, isoDate, text } from './output-fields';
+
+// What the analytics operations answer (issue 23: their procedures' `.output()`). The types of
+// ./analytics.schema.ts (zod-free, for the web) must satisfy these.
+
+/** POST /api/analytics/track. */
+export const trackedSchema = z.object({ ok: z.literal(true) });
+
+/** The analytics cards' figures over one period (issue 15). */
+const periodTotals = z.object({
+  pageViews: count(),
+  clicks: count(),
+  surveyStarts: count(),
+  countries: count(),
+  visitors: count(),
+  visits: count(),
+});
+
+const breakdown = (description: string) =>
+  z.array(z.object({ name: text(), count: count() })).describe(description);
+
+/** GET /api/admin/analytics. */
+export const analyticsSummarySchema = z.object({
+  totalPageViews: count(),
+  totalClicks: count(),
+  totalSurveyStarts: count(),
+  uniqueCountries: count(),
+  topCountries: z.array(z.object({ country: text(), count: count() })),
+  topReferrers: z.array(z.object({ referrer: text(), count: count() })),
+  dailyViews: z.array(z.object({ date: text(), views: count(), clicks: count(), surveyStarts: count() })),
+  totalVisitors: count('Cookieless unique visitors (once a day per country, channel, source, campaign)'),
+  totalVisits: count('Browser sessions'),
+  comparison: z.object({
+    startDate: isoDate(),
+    endDate: isoDate(),
+    previousStartDate: isoDate(),
+    previousEndDate: isoDate(),
+    current: periodTotals,
+    previous: periodTotals,
+  }),
+  funnel: z
+    .array(z.object({ step: z.enum(FUNNEL_STEPS), count: count() }))
+    .describe(
+      'Visits of the range, each counted at every step up to the furthest one it reached: no step exceeds the one before it',
+    ),
+  leadsWithoutVisit: count(
+    'Leads of the range whose browser session had no tracked visit (not in the funnel)',
+  ),
+  deviceTypes: breakdown('Visits by device type: desktop, mobile, tablet, other, unknown (top 10)'),
+  browsers: breakdown('Visits by browser (top 10)'),
+  operatingSystems: breakdown('Visits by operating system (top 10)'),
+  sources: z.array(
+    z.object({
+      channel: z.enum(CHANNELS),
+      source: text(),
+      campaign: text("'' for none"),
+      visitors: count(),
+      visits: count(),
+      surveyStarts: count(),
+      leads: count('Every website lead of the source'),
+      leadVisits: count('Visits of the source that stored a lead'),
+      leadsWithoutVisit: count('Leads of the source whose session had no tracked visit'),
+      consentingLeads: count('Consent evidence complete and not withdrawn'),
+      consentRate: z.number().nullable().describe('Percent of leads; null without leads'),
+      conversionRate: z
+        .number()
+        .nullable()
+        .describe('Visits that stored a lead ÷ visits, percent; null without visits'),
+    }),
+  ),
+});
