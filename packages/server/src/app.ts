@@ -5,6 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { ERROR_CODES } from '@uf/shared/errors';
+import type { Alive, NotAlive, Readiness } from '@uf/shared/health.output';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
 import { RETRY_AFTER_SECONDS } from './db/availability';
@@ -301,9 +302,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   app.get('/healthz', async (_req, reply) => {
     const embedded = db.health.embeddedState;
     if (embedded && embedded !== 'running') {
-      return reply.code(503).send({ status: 'unhealthy', database: `embedded PostgreSQL ${embedded}` });
+      return reply
+        .code(503)
+        .send({ status: 'unhealthy', database: `embedded PostgreSQL ${embedded}` } satisfies NotAlive);
     }
-    return { status: 'ok' };
+    return { status: 'ok' } satisfies Alive;
   });
   app.get('/readyz', async (_req, reply) => {
     const problem =
@@ -314,7 +317,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
           : (await db.isReady(1_000))
             ? undefined
             : 'database unavailable';
-    return reply.code(problem ? 503 : 200).send({ status: problem ?? 'ready' });
+    return reply.code(problem ? 503 : 200).send({ status: problem ?? 'ready' } satisfies Readiness);
   });
   await app.register(metricsEndpointPlugin, { token: config.metricsToken });
 

@@ -10,6 +10,7 @@ import {
 } from '@uf/shared/admin-leads.schema';
 import { TRUSTEDFORM_CERT_PATTERN } from '@uf/shared/consent-evidence.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
+import { aliveSchema, notAliveSchema, notReadySchema, readySchema } from '@uf/shared/health.output';
 import { EMAIL_PATTERN, PHONE_PATTERN, ZIP_PATTERN } from '@uf/shared/lead.schema';
 import type { $ZodType } from 'zod/v4/core';
 import { inputSchema, int, type JsonSchema, object, ref, str } from './json-schema';
@@ -829,19 +830,16 @@ export const operations: Record<string, OperationDoc> = {
     description:
       'The process and what it runs are alive: 503 while the embedded PostgreSQL is being restarted.',
     responses: {
-      '200': json('Up', object({ status: str() })),
-      '503': json(
-        'The embedded PostgreSQL is not running',
-        object({ status: str("'unhealthy'"), database: str('What the embedded PostgreSQL is doing') }),
-      ),
+      '200': json('Up', aliveSchema),
+      '503': json('The embedded PostgreSQL is not running', notAliveSchema),
     },
   },
   'GET /readyz': {
     tag: 'Operations',
     summary: 'Database is reachable',
     responses: {
-      '200': json('Ready', object({ status: str() })),
-      '503': json('Database unavailable', object({ status: str() })),
+      '200': json('Ready', readySchema),
+      '503': json('Not ready: the database is unavailable, writes fail, or it is stopping', notReadySchema),
     },
   },
   'GET /metrics': {
