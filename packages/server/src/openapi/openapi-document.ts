@@ -1,6 +1,7 @@
 import { ERROR_CODES, ERROR_STATUS } from '@uf/shared/errors';
 import type { $ZodType } from 'zod/v4/core';
 import { PROBLEM_TITLES, problemTypeUri } from '../rest/problem';
+import { isZod } from '../trpc/procedures';
 import { inputSchema, type JsonSchema, outputSchema, ref } from './json-schema';
 import { componentSchemas, type OperationDoc, operations, type Tag } from './openapi-operations';
 
@@ -73,8 +74,6 @@ function procedureInput(route: RegisteredRoute, doc: OperationDoc | undefined): 
     required: [...new Set(schemas.flatMap((schema) => schema.required ?? []))],
   };
 }
-
-const isZodSchema = (schema: object): schema is $ZodType => '_zod' in schema;
 
 /** What a schema accepts says nothing (`z.unknown()`: the procedure parses its input itself). */
 const saysNothing = (schema: JsonSchema | undefined) => !schema || Object.keys(schema).length === 0;
@@ -156,7 +155,7 @@ function buildOperation(
     if (status === success && route.output && r.schema) {
       throw new Error(`${route.procedure}: its answer is its procedure's output; do not write it again`);
     }
-    const written = r.schema && isZodSchema(r.schema) ? outputSchema(r.schema, components) : r.schema;
+    const written = isZod(r.schema) ? outputSchema(r.schema, components) : r.schema;
     const schema = status === success && route.output ? outputSchema(route.output, components) : written;
     responses[status] = {
       description: r.description,

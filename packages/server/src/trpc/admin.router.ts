@@ -1,12 +1,6 @@
 import { backupDeletedSchema, backupFilesSchema, backupWrittenSchema } from '@uf/shared/admin.output';
 import { backupNameSchema } from '@uf/shared/admin.schema';
-import {
-  type AdminApiLead,
-  type AdminApiLeadDetail,
-  type AdminWebsiteLead,
-  type AdminWebsiteLeadDetail,
-  MAX_BULK_DELETE,
-} from '@uf/shared/admin-leads';
+import { type AdminApiLead, type AdminWebsiteLead, MAX_BULK_DELETE } from '@uf/shared/admin-leads';
 import {
   apiLeadDetailSchema,
   apiLeadStatsSchema,
@@ -25,6 +19,7 @@ import {
   websiteLeadListSchema,
 } from '@uf/shared/admin-leads.schema';
 import { leadIdSchema } from '@uf/shared/lead.schema';
+import type { z } from 'zod';
 import { listAudit } from '../admin/audit.service';
 import { backupDatabase } from '../backups/backup.service';
 import { deleteBackup, listBackups } from '../backups/backup-files.service';
@@ -70,13 +65,22 @@ function listProcedure<Row, Schema extends typeof websiteLeadListSchema | typeof
 // A bulk delete of MAX_BULK_DELETE ids is ≈ 8 MB of JSON; everything else keeps the small default.
 const BULK_DELETE_BODY_LIMIT = 40 * MAX_BULK_DELETE + 1024;
 
-/** A lead's own page (issue 26): the audit entries that concern it (the lead itself: `get` below). */
-function leadAuditProcedure(table: LeadTable, base: string) {
-  return adminProcedure
-    .meta(restAt('GET', `${base}/:id/audit-log`))
-    .input(leadIdSchema)
-    .output(auditEntriesSchema)
-    .query(({ ctx, input }) => listLeadAudit(ctx.services.db.pool, table, input.id));
+/** A lead's own page (issue 26): the lead whole (answered as `detail` says), and the audit entries that concern it. */
+function leadPageProcedures<Detail extends z.ZodType>(table: LeadTable, base: string, detail: Detail) {
+  return {
+    get: adminProcedure
+      .meta(restAt('GET', `${base}/:id`))
+      .input(leadIdSchema)
+      .output(detail)
+      // getLead's row type is whatever its caller names (its SQL builds the row from the table); tRPC parses
+      // the row with `detail`, and its types cannot follow a generic schema here (as in mutationOf).
+      .query(({ ctx, input }) => getLead<never>(ctx.services.db.pool, table, input.id)),
+    auditLog: adminProcedure
+      .meta(restAt('GET', `${base}/:id/audit-log`))
+      .input(leadIdSchema)
+      .output(auditEntriesSchema)
+      .query(({ ctx, input }) => listLeadAudit(ctx.services.db.pool, table, input.id)),
+  };
 }
 
 function deleteProcedures(
@@ -123,15 +127,7 @@ export function createAdminRouter() {
         .meta(restAt('GET', '/api/admin/stats'))
         .output(websiteLeadStatsSchema)
         .query(({ ctx }) => websiteLeadStats(ctx.services.db.pool, WEBSITE_LEADS, ctx.config.timeZone)),
-      // A lead's own page (issue 26): the lead whole.
-      get: adminProcedure
-        .meta(restAt('GET', '/api/admin/leads/:id'))
-        .input(leadIdSchema)
-        .output(websiteLeadDetailSchema)
-        .query(({ ctx, input }) =>
-          getLead<AdminWebsiteLeadDetail>(ctx.services.db.pool, WEBSITE_LEADS, input.id),
-        ),
-      auditLog: leadAuditProcedure(WEBSITE_LEADS, '/api/admin/leads'),
+      ...leadPageProcedures(WEBSITE_LEADS, '/api/admin/leads', websiteLeadDetailSchema),
       ...deleteProcedures(WEBSITE_LEADS, websiteDeleteMatchingSchema, '/api/admin/leads'),
     }),
     apiLeads: router({
@@ -140,12 +136,7 @@ export function createAdminRouter() {
         .meta(restAt('GET', '/api/admin/api-stats'))
         .output(apiLeadStatsSchema)
         .query(({ ctx }) => apiLeadStats(ctx.services.db.pool, API_LEADS, ctx.config.timeZone)),
-      get: adminProcedure
-        .meta(restAt('GET', '/api/admin/api-leads/:id'))
-        .input(leadIdSchema)
-        .output(apiLeadDetailSchema)
-        .query(({ ctx, input }) => getLead<AdminApiLeadDetail>(ctx.services.db.pool, API_LEADS, input.id)),
-      auditLog: leadAuditProcedure(API_LEADS, '/api/admin/api-leads'),
+      ...leadPageProcedures(API_LEADS, '/api/admin/api-leads', apiLeadDetailSchema),
       ...deleteProcedures(API_LEADS, apiDeleteMatchingSchema, '/api/admin/api-leads'),
     }),
     backup: adminProcedure

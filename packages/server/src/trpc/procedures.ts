@@ -35,7 +35,8 @@ export function proceduresOf(router: AppRouter): ProcedureEntry[] {
   );
 }
 
-const isZod = (parser: unknown): parser is $ZodType =>
+/** Whether a parser (or a schema written in a description) is a zod schema. */
+export const isZod = (parser: unknown): parser is $ZodType =>
   typeof parser === 'object' && parser !== null && '_zod' in parser;
 
 export type Invoke = (path: string, ctx: Context, input: unknown) => Promise<unknown>;
