@@ -22,6 +22,7 @@ import autocannon from 'autocannon';
 import { trackEvent } from './support/bodies.mjs';
 import {
   pg,
+  printedPort,
   printTable,
   readyAt,
   root,
@@ -130,14 +131,14 @@ async function loadBenchmark(databaseUrl) {
     'bare fastify',
     ['bench/support/bare-fastify.mjs'],
     {},
-    async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null),
+    printedPort,
   );
   // The durable floor: the same route doing only a group-committed INSERT (support/bare-group-commit.mjs).
   const { child: floor, result: floorPort } = await startProcess(
     'group-commit floor',
     ['bench/support/bare-group-commit.mjs'],
     { DATABASE_URL: databaseUrl },
-    async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null),
+    printedPort,
   );
   const port = 21_000 + Math.floor(Math.random() * 10_000);
   const server = await startAppServer(databaseUrl, port);

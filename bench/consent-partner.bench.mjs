@@ -17,6 +17,7 @@ import { apiLead, benchAdminUrl, next, option, trackEvent, websiteLead } from '.
 import { postLoad } from './support/load.mjs';
 import {
   pg,
+  printedPort,
   printTable,
   readyAt,
   root,
@@ -60,7 +61,7 @@ async function main() {
       'baseline',
       ['bench/support/insert-per-request.mjs', dbUrl],
       {},
-      async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null),
+      printedPort,
     );
     const base = await measure(
       'baseline: Fastify + 1 INSERT',
@@ -138,7 +139,7 @@ async function main() {
       'bare fastify',
       ['bench/support/bare-fastify.mjs'],
       {},
-      async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null),
+      printedPort,
     );
     const bare = await measure(
       `bare Fastify 204 (${TRACK_CONNECTIONS} connections)`,

@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import { apiLead, BROWSER_UA, benchAdminUrl, option, trackEvent, websiteLead } from './support/bodies.mjs';
 import {
   pg,
+  printedPort,
   readyAt,
   root,
   runSql,
@@ -73,9 +74,7 @@ async function main() {
     );
     let receiver;
     if (ROUTE === 'submit-webhooks') {
-      const rx = await startProcess('receiver', ['bench/support/webhook-receiver.mjs'], {}, async (out) =>
-        /^\d+\n/.test(out) ? Number(out.trim()) : null,
-      );
+      const rx = await startProcess('receiver', ['bench/support/webhook-receiver.mjs'], {}, printedPort);
       receiver = rx.child;
       const db = new pg.Client({ connectionString: dbUrl });
       await db.connect();

@@ -14,6 +14,7 @@ import { apiLead, BROWSER_UA, benchAdminUrl, option, websiteLead } from './suppo
 import { postLoad } from './support/load.mjs';
 import {
   pg,
+  printedPort,
   printTable,
   readyAt,
   runSql,
@@ -82,7 +83,7 @@ async function main() {
       'baseline',
       ['bench/support/insert-per-request.mjs', dbUrl],
       {},
-      async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null),
+      printedPort,
     );
     baseline = baselineProcess.child;
     const basePort = baselineProcess.result;
@@ -95,9 +96,7 @@ async function main() {
       return { ...r, base: b };
     };
 
-    const rx = await startProcess('receiver', ['bench/support/webhook-receiver.mjs'], {}, async (out) =>
-      /^\d+\n/.test(out) ? Number(out.trim()) : null,
-    );
+    const rx = await startProcess('receiver', ['bench/support/webhook-receiver.mjs'], {}, printedPort);
     receiver = rx.child;
     const rxUrl = `http://127.0.0.1:${rx.result}`;
     const stats = async () => (await fetch(`${rxUrl}/stats`)).json();

@@ -4,17 +4,10 @@
 // batch committed. No validation, no derivation, no rollups, no hooks: what the stack alone allows on
 // this machine, so the app's route can be read against it as well as against the bare route.
 // Started with DATABASE_URL (a scratch database); prints the port it listens on.
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fromServer, serve } from './baseline-server.mjs';
 
-const serverPackage = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../packages/server/package.json',
-);
-const require = createRequire(serverPackage);
-const Fastify = require('fastify');
-const { Pool } = require('pg');
+const Fastify = fromServer('fastify');
+const { Pool } = fromServer('pg');
 
 const WRITERS = 3;
 const MAX_BATCH = 500;
@@ -65,14 +58,4 @@ app.post('/api/analytics/track', (req, reply) => {
   if (queue.length === 1) setImmediate(flush);
   return reply;
 });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-process.stdout.write(`${typeof address === 'object' && address ? address.port : 0}\n`);
-process.on(
-  'SIGTERM',
-  () =>
-    void app
-      .close()
-      .then(() => pool.end())
-      .then(() => process.exit(0)),
-);
+await serve(app, () => pool.end());

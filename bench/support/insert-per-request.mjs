@@ -1,17 +1,10 @@
 // Baseline for the consent/partner benchmark: the same Fastify parsing the same JSON body and writing
 // one row with one INSERT through a pg pool of the app's size — the least a stored lead can cost.
 // Prints the port it listens on. Usage: node insert-per-request.mjs <database url>
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fromServer, serve } from './baseline-server.mjs';
 
-const serverPackage = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../packages/server/package.json',
-);
-const require = createRequire(serverPackage);
-const Fastify = require('fastify');
-const pg = require('pg');
+const Fastify = fromServer('fastify');
+const pg = fromServer('pg');
 
 const pool = new pg.Pool({ connectionString: process.argv[2], max: 10 });
 await pool.query(`create table if not exists bench_baseline_lead (
@@ -39,13 +32,4 @@ app.post('/baseline', async (req, reply) => {
   );
   return reply.code(201).send({ id: rows[0].id });
 });
-await app.listen({ port: 0, host: '127.0.0.1' });
-process.stdout.write(`${app.server.address().port}\n`);
-process.on(
-  'SIGTERM',
-  () =>
-    void app
-      .close()
-      .then(() => pool.end())
-      .then(() => process.exit(0)),
-);
+await serve(app, () => pool.end());

@@ -2,13 +2,13 @@
 // stopped when the benchmark ends (normally, on an error, or on Ctrl-C).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS as START_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { fromServer } from './baseline-server.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const pg = createRequire(path.join(root, 'packages/server/package.json'))('pg');
+export const pg = fromServer('pg');
 
 /**
  * The node flags the server runs with in production (`npm start`, the Docker image: ADR 013), so every
@@ -81,6 +81,9 @@ export function printTable(rows) {
   console.info(line(keys));
   for (const r of rows) console.info(line(keys.map((k) => r[k])));
 }
+
+/** A `ready` callback for startProcess: the port a bench/support server printed on its first line. */
+export const printedPort = async (out) => (/^\d+\n/.test(out) ? Number(out.trim()) : null);
 
 /** A `ready` callback for startProcess: the server on `port` answers /readyz. */
 export const readyAt = (port) => async () => {
