@@ -24,20 +24,76 @@ const nextPhone = () => {
   return `(212) ${String(200 + (n % 800)).padStart(3, '0')}-${String(Math.floor(n / 800) % 10_000).padStart(4, '0')}`;
 };
 
-/** POST /api/submit-search: a new e-mail address each time unless one is given. */
-export const websiteLead = (email = `bench.${next()}@example.com`) => ({
-  firstName: 'Bench',
-  lastName: 'Visitor',
-  streetAddress: '1 Load Ave',
-  zipCode: '12207',
-  email,
-  phone: '(518) 555-0100',
-  birthMonth: '4',
-  birthDay: '12',
-  birthYear: '1971',
-  consentGiven: 'true',
-  pageUrl: 'https://unclaimedfundsfinder.example/?utm_source=bench',
-});
+const FIRST = ['Maria', 'James', 'Aisha', 'Wei', 'Carlos', 'Emily', 'Darnell', 'Priya'];
+const LAST = ['Garcia', 'Johnson', "O'Neil", 'Nguyen', 'Okafor', 'Kowalski', 'Patel', 'Lee'];
+let personSeq = Math.floor(Math.random() * 1_000_000);
+/** A phone of one's own: a real area code, an ordinary exchange (no N11, no 555), unique per call. */
+const visitorPhone = (n) => {
+  let exchange = 201 + (n % 789);
+  if (exchange % 100 === 11 || exchange === 555) exchange += 1;
+  return `(312) ${exchange}-${String(1000 + ((n * 7919) % 8000) + 37).slice(-4)}`;
+};
+
+/**
+ * POST /api/submit-search: a new person each time, as a visitor sends it (issue 33: a plausible name, a
+ * mailbox at a common provider, a phone and ZIP that exist), unless an e-mail is given.
+ */
+export const websiteLead = (email) => {
+  const n = personSeq++;
+  const first = FIRST[n % FIRST.length];
+  const last = LAST[Math.floor(n / 8) % LAST.length];
+  return {
+    firstName: first,
+    lastName: last,
+    streetAddress: `${100 + (n % 900)} Maple Ave`,
+    zipCode: '12207',
+    email: email ?? `${first}.${last.replace("'", '')}.${n}@gmail.com`.toLowerCase(),
+    phone: visitorPhone(n),
+    birthMonth: String(1 + (n % 12)),
+    birthDay: String(1 + (n % 28)),
+    birthYear: String(1945 + (n % 45)),
+    consentGiven: 'true',
+    pageUrl: 'https://unclaimedfundsfinder.example/?utm_source=bench',
+  };
+};
+
+let addressSeq = 0;
+/**
+ * Headers of a visitor behind the site's proxy: a browser's user agent and an address of its own
+ * (the server runs with TRUST_PROXY=127.0.0.1, as behind Caddy), so the velocity rule sees people.
+ */
+export const visitorHeaders = () => {
+  const n = addressSeq++;
+  return {
+    'user-agent': BROWSER_UA,
+    'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+  };
+};
+
+/** Seconds a visitor spends on the page before submitting (the rules hold leads sent within 3 s). */
+const SECONDS_ON_PAGE = 4;
+
+/**
+ * Form tokens as pages give them (issue 33), fetched before a measurement and handed out once they are
+ * SECONDS_ON_PAGE old. A load longer than the pool reuses them in turn: those leads are held as
+ * BOT_TOKEN_REUSED, which costs the server the same look-ups as a fresh token.
+ */
+export async function formTokens(app, count = 4000) {
+  const tokens = [];
+  for (let i = 0; i < count; i += 100) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(100, count - i) }, async () => {
+        const res = await fetch(`${app}/api/form-token`);
+        return (await res.json()).formToken;
+      }),
+    );
+    tokens.push(...batch);
+  }
+  const readyAt = Date.now() + SECONDS_ON_PAGE * 1000;
+  while (Date.now() < readyAt) await new Promise((r) => setTimeout(r, 100));
+  let i = 0;
+  return () => tokens[i++ % tokens.length];
+}
 
 /** POST /api/partner/leads: a new phone and last name each time. */
 export const apiLead = () => ({

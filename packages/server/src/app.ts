@@ -400,6 +400,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       // The business clock (issue 26): the admin shows every date and time in this zone.
       timeZone: config.timeZone,
     },
+    issueFormToken: () => services.quality.issueToken(),
   });
   // The landing form posted by the browser itself (ADR 057): the same operations as the API's doors.
   await app.register(landingFormPlugin, {
@@ -409,7 +410,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       makeCaller(createContext({ req, res: reply })).lead.setBeneficiary({ id, beneficiary } as never),
     leadState: async (req, reply, id) =>
       (await makeCaller(createContext({ req, res: reply })).lead.byId({ id })).state ?? null,
-    renderLanding: (step) => app.renderLanding(step),
+    renderLanding: (step, formToken) => app.renderLanding(step, formToken),
+    issueFormToken: () => services.quality.issueToken(),
   });
 
   return app;

@@ -7,6 +7,7 @@ import { createMailer } from './email/mailer';
 import { createLeadSubmitter, type LeadSubmitter } from './leads/lead.service';
 import type { Metrics } from './metrics';
 import { createPartnerLeadWriter, type PartnerLeadWriter } from './partners/partner-lead.service';
+import { createQuality, type Quality } from './quality/quality.service';
 import { createOutboxWaker, type OutboxWaker } from './webhooks/webhook-worker';
 
 /** What procedures reach through the context: the database handles and the config. */
@@ -17,6 +18,8 @@ export type Services = {
   backupSource: BackupSource;
   /** Visitor analytics: group-commit ingestion, dashboard summary, retention. */
   analytics: AnalyticsService;
+  /** Lead quality (issue 33): the settings in force and the landing page's form tokens. */
+  quality: Quality;
   /** Website lead submissions: group commit of leads with their consent receipts. */
   leads: LeadSubmitter;
   /** Partner API leads: group commit with the idempotency and duplicate rules. */
@@ -40,20 +43,23 @@ export function createServices(
   const webhookOutbox = createOutboxWaker(db.pool, (err) =>
     options.warn?.('fanning out the webhook outbox failed', { err }),
   );
+  const clock = options.clock ?? (() => new Date());
+  const quality = createQuality(db.pool, clock);
   return {
     db,
     config,
     backupSource,
+    quality,
     analytics: createAnalyticsService({ db, config, metrics }),
-    leads: createLeadSubmitter(db.pool, webhookOutbox.wake),
-    partnerLeads: createPartnerLeadWriter(db.pool, webhookOutbox.wake),
+    leads: createLeadSubmitter(db.pool, quality, webhookOutbox.wake),
+    partnerLeads: createPartnerLeadWriter(db.pool, quality, webhookOutbox.wake),
     webhookOutbox,
     emailReports: createEmailReports({
       pool: db.pool,
       mailer: createMailer(config.mail.smtpUrl, config.mail.from),
       timeZone: config.timeZone,
       alertNoLeadsHours: config.mail.alertNoLeadsHours,
-      clock: options.clock ?? (() => new Date()),
+      clock,
       warn: options.warn ?? (() => {}),
     }),
     em: () => db.orm.em.fork(),

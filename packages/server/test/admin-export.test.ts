@@ -54,6 +54,9 @@ const WEBSITE_HEADER = [
   'fbp',
   'msclkid',
   'ttclid',
+  // Lead quality (issue 33): the verdict and its reason codes.
+  'verdict',
+  'reasons',
 ];
 
 async function exportCsv(url: string) {
@@ -182,6 +185,8 @@ describe('API leads CSV export', () => {
       'trustedFormUrl',
       'createdAt',
       'optedOut',
+      'verdict',
+      'reasons',
     ]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({

@@ -53,6 +53,8 @@ describe('GET /api/admin/leads/:id', () => {
       ...listed[0],
       attribution: { utm_source: 'google', gclid: 'Cj0KCQ-abc', landingReferrer: 'https://www.google.com/' },
       country: 'US',
+      // The raw signals behind its quality verdict (issue 33): none for a lead stored before it.
+      signals: null,
     });
     expect(body).toMatchObject({ id: lead.id, firstName: 'Page', email: lead.email, campaign: 'spring' });
   });
@@ -120,7 +122,7 @@ describe('GET /api/admin/api-leads/:id', () => {
     const res = await get(`/api/admin/api-leads/${lead.id}`);
     expect(res.statusCode, res.body).toBe(200);
     const listed = (await get('/api/admin/api-leads?search=512-555-0199')).json();
-    expect(res.json()).toEqual({ ...listed[0], partner: 'Acme Leads' });
+    expect(res.json()).toEqual({ ...listed[0], partner: 'Acme Leads', signals: null });
 
     // A website lead's id is not an API lead.
     const website = await insertWebsiteLead(t.app.db.pool);

@@ -239,6 +239,8 @@ describe('website leads list', () => {
       fbp: null,
       msclkid: null,
       ttclid: null,
+      // Lead quality (issue 33): a lead stored before it (straight into the table here) is accepted.
+      quality: { verdict: 'accept', reasons: [], decidedBy: 'rules', decidedAt: null, rulesVersion: 0 },
     });
   });
 
@@ -419,6 +421,8 @@ describe('API leads list', () => {
         trustedFormUrl: 'https://cert.trustedform.com/abc',
         createdAt: '2026-04-01T15:00:00.000Z',
         optedOut: false,
+        // Lead quality (issue 33): a lead stored before it (straight into the table here) is accepted.
+        quality: { verdict: 'accept', reasons: [], decidedBy: 'rules', decidedAt: null, rulesVersion: 0 },
       },
     ]);
     const dated = (await get('/api/admin/api-leads?startDate=2026-04-02&endDate=2026-04-02')).json();

@@ -1,8 +1,10 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { LANDING_STEP_META, type LandingStep } from '@uf/shared/landing-step';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leadBody } from './support/fixtures';
+import { leadBody, visitorLeadBody } from './support/fixtures';
 import { startTestApp, type TestApp } from './support/test-app';
+import { BROWSER_UA } from './support/visitor';
 
 // POST / — the landing form as the browser posts it when the app's script did not run (ADR 057).
 
@@ -40,6 +42,11 @@ function leadFields(overrides: Record<string, string> = {}): Record<string, stri
     ...(consentGiven === 'true' ? { consentGiven: 'true' } : {}),
     ...overrides,
   };
+}
+
+/** A real visitor's fields as the browser posts them. */
+function visitorFields(): Record<string, string> {
+  return { formStep: 'lead', ...visitorLeadBody() };
 }
 
 /** The step the page was rendered in (the meta tag the app reads). */
@@ -199,5 +206,58 @@ describe('POST / keeps the campaign across a refused post', () => {
       [id],
     );
     expect(row.rows[0].source).toBe('newsletter');
+  });
+});
+
+describe('lead quality without the app (issue 33)', () => {
+  const tokenIn = (html: string) =>
+    html.match(/<input type="hidden" name="formToken" form="lead-form" value="([^"]+)">/)?.[1];
+
+  it('serves every page with a form token of its own that belongs to the lead form, compressed or not', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/' });
+    const again = await t.app.inject({ method: 'GET', url: '/' });
+    expect(plain.headers['cache-control']).toBe('no-cache, private');
+    const [first, second] = [tokenIn(plain.body), tokenIn(again.body)];
+    expect(first).toMatch(/^v1\./);
+    expect(second).not.toBe(first);
+    expect(plain.body).toMatch(/<form[^>]*id="lead-form"/);
+    expect(plain.body).toContain('name="referenceCode"');
+    expect(plain.body.trimEnd().endsWith('</html>')).toBe(true);
+    for (const encoding of ['br', 'gzip']) {
+      const res = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': encoding } });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      const html = (encoding === 'br' ? brotliDecompressSync : gunzipSync)(res.rawPayload).toString('utf8');
+      expect(tokenIn(html)).toMatch(/^v1\./);
+      expect(html.replace(/value="v1\.[^"]+"/, '')).toBe(plain.body.replace(/value="v1\.[^"]+"/, ''));
+    }
+    const legal = await t.app.inject({ method: 'GET', url: '/privacy' });
+    expect(tokenIn(legal.body)).toMatch(/^v1\./);
+  });
+
+  it('judges the posted form by its token, keeps the token through a refused post, and flags the honeypot', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    const token = tokenIn(page.body) ?? '';
+    // A refused post shows the form again with the same token: the time on the page counts from the first.
+    const refused = await post(
+      { ...leadFields({ firstName: '' }), formToken: token },
+      { 'user-agent': BROWSER_UA },
+    );
+    expect(tokenIn(refused.body)).toBe(token);
+    const ok = await post(
+      { ...visitorFields(), formToken: token, referenceCode: 'filled by a bot' },
+      { 'user-agent': BROWSER_UA },
+    );
+    const step = stepOf(ok.body);
+    expect(step.step).toBe('beneficiary');
+    const id = step.step === 'beneficiary' ? step.leadId : '';
+    const row = await t.app.db.pool.query<{
+      quality_reasons: string[];
+      quality_signals: { token: string; secondsToSubmit: number; honeypot: boolean };
+    }>('select quality_reasons, quality_signals from website_lead where id = $1', [id]);
+    // The token came with the form (no BOT_NO_TOKEN), and the filled honeypot is seen.
+    expect(row.rows[0]?.quality_reasons).toContain('BOT_HONEYPOT');
+    expect(row.rows[0]?.quality_reasons).not.toContain('BOT_NO_TOKEN');
+    expect(row.rows[0]?.quality_signals).toMatchObject({ token: 'ok', honeypot: true });
+    expect(row.rows[0]?.quality_signals.secondsToSubmit).toBeGreaterThanOrEqual(0);
   });
 });

@@ -132,7 +132,8 @@ describe('click ids on the lead (every door)', () => {
     const res = await t.app.inject({ url: `/api/admin/export?search=${encodeURIComponent(email)}`, cookies });
     expect(res.statusCode).toBe(200);
     const [header = [], row = []] = parseCsv(res.rawPayload.toString('utf8').slice(1));
-    expect(header.slice(-9)).toEqual([
+    // The click ids, then lead quality's verdict and reasons (issue 33).
+    expect(header.slice(-11, -2)).toEqual([
       'campaign',
       'gclid',
       'gbraid',

@@ -10,6 +10,7 @@ import {
   revokeApiKey,
 } from '../src/partners/partner-key.service';
 import { createPartnerLeadWriter } from '../src/partners/partner-lead.service';
+import { createQuality } from '../src/quality/quality.service';
 import { partnerLeadBody, postPartnerLead } from './support/partner';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -35,11 +36,12 @@ const countLeads = async () =>
   (await t.app.db.pool.query('select count(*)::int as n from api_lead')).rows[0].n as number;
 
 describe('POST /api/partner/leads', () => {
-  it('stores the lead with its partner and answers 201 {id}', async () => {
+  it('stores the lead with its partner and answers 201 {id, verdict, reasons}', async () => {
     const res = await post(partnerLead({ state: 'tx', beneficiary: 'Wife' }));
     expect(res.statusCode).toBe(201);
     const { id } = res.json();
-    expect(res.json()).toEqual({ id });
+    // Issue 33: the lead's quality verdict — no consent evidence (TrustedForm certificate) in this one.
+    expect(res.json()).toEqual({ id, verdict: 'reject', reasons: ['CONSENT_MISSING'] });
     const row = (
       await t.app.db.pool.query(
         'select a.*, p.name as partner from api_lead a join partner p on p.id = a.partner_id where a.id = $1',
@@ -210,7 +212,10 @@ describe('POST /api/partner/leads', () => {
     // from which the writer keeps leads that share a lock apart (GroupCommitter keysOf).
     const { secret } = await createApiKey(t.app.db.orm.em.fork(), 'Batch Partner');
     const partner = await authenticatePartner(t.app.db.pool, `Bearer ${secret}`);
-    const writer = createPartnerLeadWriter(t.app.db.pool);
+    const writer = createPartnerLeadWriter(
+      t.app.db.pool,
+      createQuality(t.app.db.pool, () => new Date()),
+    );
     const lead = (lastName: string) => parse(partnerLeadSchema, partnerLead({ lastName }));
     const idem = crypto.randomUUID();
     const retried = lead('Again');

@@ -30,6 +30,7 @@ describe('session-free tRPC procedures', () => {
     expect(paths.sort()).toEqual(
       [
         'GET lead.byId',
+        'GET lead.formToken',
         'POST analytics.track',
         'POST lead.setBeneficiary',
         'POST lead.submit',

@@ -21,7 +21,12 @@ afterAll(async () => {
   await rx?.close();
 });
 
-const ENV = { WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', WEBHOOKS_RETRY_SCHEDULE: '0.5,0.5,1,1,2,2,5' };
+// The load's visitors come through a proxy on loopback, each from an address of its own (issue 33).
+const ENV = {
+  WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOKS_RETRY_SCHEDULE: '0.5,0.5,1,1,2,2,5',
+  TRUST_PROXY: '127.0.0.1',
+};
 
 describe('webhook durability', () => {
   it('delivers every acknowledged lead to every endpoint after a SIGKILL mid-load', {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startWebhookWorker } from '../src/webhooks/webhook-worker';
-import { leadBody } from './support/fixtures';
+import { visitorLeadBody } from './support/fixtures';
 import { startWebhookTestbed, type WebhookTestbed } from './support/webhooks';
 
 // The webhook outbox (ADR 062, "The write path's share"): the statement that stores a batch of leads
@@ -24,7 +24,7 @@ describe('webhook outbox', () => {
   it('queues one row per batch with the lead, and fans out an opt-out after the lead it revokes', async () => {
     const endpoint = await bed.createEndpoint();
 
-    const lead = leadBody();
+    const lead = visitorLeadBody();
     const res = await bed.submit(lead);
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json() as { id: string };
@@ -73,7 +73,7 @@ describe('webhook outbox', () => {
 
   it('a message left in the outbox without its job (a restored backup) is fanned out and delivered', async () => {
     const restored = await bed.createEndpoint();
-    const res = await bed.submit(leadBody());
+    const res = await bed.submit(visitorLeadBody());
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json() as { id: string };
     await sql('delete from graphile_worker._private_jobs');

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/partners/partner-key.service';
 import { failedDeliveriesSection } from '../src/webhooks/webhook.service';
-import { leadBody } from './support/fixtures';
+import { visitorLeadBody } from './support/fixtures';
 import { partnerLeadBody, postPartnerLead } from './support/partner';
 import type { TestApp } from './support/test-app';
 import type { Received, Receiver } from './support/webhook-receiver';
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const api: WebhookTestbed['api'] = (...args) => bed.api(...args);
-const submit = (body: object) => bed.submit(body);
+const submit = (body: Record<string, unknown>) => bed.submit(body);
 const createEndpoint = (body?: Record<string, unknown>) => bed.createEndpoint(body);
 
 /** The message as the reference implementation reads it (throws when the signature does not verify). */
@@ -85,7 +85,7 @@ describe('webhook endpoints API', () => {
 describe('delivery', () => {
   it('posts lead.created signed as Standard Webhooks says, and logs the attempt', async () => {
     const ep = await createEndpoint();
-    const lead = leadBody({ zipCode: '10001', pageUrl: 'https://example.com/?gclid=Cj0KCQ-test' });
+    const lead = visitorLeadBody({ zipCode: '10001', pageUrl: 'https://example.com/?gclid=Cj0KCQ-test' });
     const res = await submit({
       ...lead,
       attribution: { utm_source: 'google', utm_campaign: 'fall', gclid: 'Cj0KCQ-test' },
@@ -101,7 +101,7 @@ describe('delivery', () => {
     expect(msg.data).toMatchObject({
       id: leadId,
       email: lead.email,
-      firstName: 'Jane',
+      firstName: lead.firstName,
       zipCode: '10001',
       state: 'NY',
       consent: { given: true },
@@ -138,10 +138,17 @@ describe('delivery', () => {
       filters: { leadTypes: ['api'] },
     });
     const all = await createEndpoint();
-    const ca = (await submit(leadBody({ zipCode: '90210' }))).json() as { id: string };
-    const nyLead = (await submit(leadBody({ zipCode: '10001' }))).json() as { id: string };
+    const ca = (await submit(visitorLeadBody({ zipCode: '90210' }))).json() as { id: string };
+    const nyLead = (await submit(visitorLeadBody({ zipCode: '10001' }))).json() as { id: string };
     const key = (await createApiKey(t.app.db.orm.em.fork(), 'Hooks Partner')).secret;
-    const partner = await postPartnerLead(t.app, key, partnerLeadBody());
+    // With its consent evidence (a TrustedForm certificate): without one an API lead is never sent (issue 33).
+    const partner = await postPartnerLead(
+      t.app,
+      key,
+      partnerLeadBody({
+        trustedFormUrl: 'https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567',
+      }),
+    );
     expect(partner.statusCode, partner.body).toBe(201);
     const partnerId = (partner.json() as { id: string }).id;
 
@@ -165,7 +172,7 @@ describe('delivery', () => {
       res.statusCode = calls <= 2 ? 500 : 204;
       res.end(calls <= 2 ? 'not now' : '');
     });
-    await submit(leadBody());
+    await submit(visitorLeadBody());
     await rx.waitFor(() => rx.at(ep.path).length >= 3);
     const ids = new Set(rx.at(ep.path).map((r) => r.headers['webhook-id']));
     expect(ids.size).toBe(1);
@@ -188,7 +195,7 @@ describe('delivery', () => {
       res.statusCode = failing ? 503 : 200;
       res.end();
     });
-    await submit(leadBody());
+    await submit(visitorLeadBody());
     const [failed] = await waitForDeliveries(ep.id, 'failed', 1);
     expect(failed?.attempts).toBe(4); // the first attempt and three retries
     failing = false;
@@ -201,8 +208,8 @@ describe('delivery', () => {
     // "Resend all failed since": fail two more, then resend both at once.
     failing = true;
     const since = new Date().toISOString();
-    await submit(leadBody());
-    await submit(leadBody());
+    await submit(visitorLeadBody());
+    await submit(visitorLeadBody());
     await waitForDeliveries(ep.id, 'failed', 2);
     // The e-mail summaries count them (ADR 063's section list).
     const section = await failedDeliveriesSection(t.app.db.pool, {
@@ -227,7 +234,7 @@ describe('delivery', () => {
       res.statusCode = 410;
       res.end('gone');
     });
-    await submit(leadBody());
+    await submit(visitorLeadBody());
     const [d] = await waitForDeliveries(ep.id, 'failed', 1);
     expect(d?.attempts).toBe(1);
     const list = (await api('GET', '/api/admin/webhooks')).json() as {
@@ -246,7 +253,7 @@ describe('delivery', () => {
     // A disabled endpoint is sent nothing more.
     const before = rx.at(ep.path).length;
     const other = await createEndpoint();
-    await submit(leadBody());
+    await submit(visitorLeadBody());
     await rx.waitFor(() => rx.at(other.path).length === 1);
     expect(rx.at(ep.path).length).toBe(before);
     await api('DELETE', `/api/admin/webhooks/${other.id}`);
@@ -256,7 +263,7 @@ describe('delivery', () => {
     const got = await createEndpoint(); // lead.created only
     const notYet = await createEndpoint({ enabled: true });
     await api('PATCH', `/api/admin/webhooks/${notYet.id}`, { enabled: false });
-    const lead = leadBody();
+    const lead = visitorLeadBody();
     const { id } = (await submit(lead)).json() as { id: string };
     await rx.waitFor(() => rx.at(got.path).some((m) => leadIdOf(m) === id));
     await api('PATCH', `/api/admin/webhooks/${notYet.id}`, { enabled: true });
@@ -282,7 +289,7 @@ describe('delivery', () => {
 
   it('sends a data-subject deletion as lead.opted_out and lead.deleted to the endpoints that got the lead', async () => {
     const got = await createEndpoint();
-    const lead = leadBody();
+    const lead = visitorLeadBody();
     const { id } = (await submit(lead)).json() as { id: string };
     await rx.waitFor(() => rx.at(got.path).some((m) => leadIdOf(m) === id));
     const erased = await api('DELETE', '/api/admin/data-requests', { email: lead.email });
@@ -300,7 +307,7 @@ describe('delivery', () => {
 
   it('sends lead.beneficiary_updated and api_lead.created to subscribers', async () => {
     const ep = await createEndpoint({ events: ['lead.beneficiary_updated'] });
-    const res = await submit(leadBody());
+    const res = await submit(visitorLeadBody());
     const { id } = res.json() as { id: string };
     const owner = res.cookies.find((c) => c.name.includes('owner'));
     expect(owner).toBeDefined();
@@ -366,7 +373,7 @@ describe('delivery', () => {
       res.end();
     });
     const started = Date.now();
-    for (let i = 0; i < 5; i++) await submit(leadBody());
+    for (let i = 0; i < 5; i++) await submit(visitorLeadBody());
     await rx.waitFor(() => rx.at(fast.path).length >= 5);
     expect(Date.now() - started).toBeLessThan(5_000);
     const [d] = await waitForDeliveries(huge.id, 'delivered', 5);

@@ -3,6 +3,7 @@ import type { AdminApiLead, AdminWebsiteLead } from './admin-leads';
 import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from './attribution';
 import { CHANNELS } from './channel';
 import { anyObject, count, flag, instant, nullableText, text, uuid } from './output-fields';
+import { qualitySchema, qualitySignalsSchema } from './quality.output';
 
 // What the admin's lead operations answer (issue 23: their procedures' `.output()`; the streamed lists
 // of rest/admin-stream-routes.ts answer rows of the same schemas). The row types of ./admin-leads.ts
@@ -51,6 +52,7 @@ const websiteLeadFields = {
   ...(Object.fromEntries(
     LEAD_CLICK_ID_FIELDS.map((key) => [key, nullableText(CLICK_ID_DOCS[key])]),
   ) as Record<LeadClickIdField, ReturnType<typeof nullableText>>),
+  quality: qualitySchema,
 };
 
 /** A website lead as the admin lists it (a row of GET /api/admin/leads). */
@@ -73,6 +75,7 @@ export const apiLeadSchema = z
     trustedFormUrl: nullableText(),
     createdAt: instant(),
     optedOut: flag('The phone is on the suppression list: do not contact'),
+    quality: qualitySchema,
   })
   .meta({ id: 'ApiLead' });
 
@@ -86,6 +89,7 @@ export const websiteLeadDetailSchema = websiteLeadSchema
         'Every captured key of the visit: UTM parameters, ad click ids, landingReferrer (null before attribution)',
       ),
     country: nullableText('Two-letter country of the visitor at submit'),
+    signals: qualitySignalsSchema,
   })
   .meta({
     id: 'WebsiteLeadDetail',
@@ -95,7 +99,10 @@ export const websiteLeadDetailSchema = websiteLeadSchema
 
 /** An API lead whole (its page in the admin). */
 export const apiLeadDetailSchema = apiLeadSchema
-  .extend({ partner: nullableText('Name of the partner whose API key sent it') })
+  .extend({
+    partner: nullableText('Name of the partner whose API key sent it'),
+    signals: qualitySignalsSchema,
+  })
   .meta({ id: 'ApiLeadDetail', description: 'An API lead whole (its page in the admin)' });
 
 /** An audit-log entry. */

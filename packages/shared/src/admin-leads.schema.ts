@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { API_LEAD_FIELDS, MAX_BULK_DELETE, MAX_PAGE_SIZE, WEBSITE_LEAD_FIELDS } from './admin-leads';
 import { ATTRIBUTION_LIMITS } from './attribution';
 import { CHANNELS } from './channel';
+import { verdictFilter } from './quality.schema';
 import { US_STATE_CODES } from './state-sites';
 
 // Inputs of the admin leads dashboard (spec §5 filters, §7 admin calls): one schema per call, used by
@@ -75,6 +76,8 @@ export const apiLeadFiltersSchema = z.object({
   birthYear: birthYearFilter,
   startDate: dateFilter('startDate'),
   endDate: dateFilter('endDate'),
+  // Lead quality (issue 33): accept, hold or reject.
+  verdict: verdictFilter,
 });
 export const websiteLeadFiltersSchema = apiLeadFiltersSchema.extend({
   consentGiven: consentFilter,

@@ -3,6 +3,18 @@
 // the input schemas live in admin-leads.schema.ts.
 
 import { LEAD_CLICK_ID_FIELDS, type LeadClickIdField } from './attribution';
+import type { Verdict } from './quality';
+
+/** A lead's quality (issue 33): its verdict, reason codes, who decided, when, and the rules version. */
+export type LeadQuality = {
+  verdict: Verdict;
+  reasons: string[];
+  /** 'rules' at submit, else the admin who released or rejected it. */
+  decidedBy: string;
+  /** ISO 8601, UTC. */
+  decidedAt: string | null;
+  rulesVersion: number;
+};
 
 /** Fields of a website lead as admins see it (spec §3), in table and CSV column order. */
 export const WEBSITE_LEAD_FIELDS = [
@@ -93,6 +105,7 @@ export type AdminWebsiteLead = {
   source: string | null;
   medium: string | null;
   campaign: string | null;
+  quality: LeadQuality;
 } & Record<LeadClickIdField, string | null>;
 
 export type AdminApiLead = {
@@ -112,6 +125,7 @@ export type AdminApiLead = {
   createdAt: string;
   /** The phone is on the suppression list: do not contact. */
   optedOut: boolean;
+  quality: LeadQuality;
 };
 
 /**
@@ -123,12 +137,16 @@ export type AdminWebsiteLeadDetail = AdminWebsiteLead & {
   attribution: Record<string, string> | null;
   /** Two-letter country of the visitor's address at submit, when known. */
   country: string | null;
+  /** The raw signals behind the quality reasons (issue 33). */
+  signals: Record<string, unknown> | null;
 };
 
 /** One API lead on its own page: the row plus the partner whose key sent it. */
 export type AdminApiLeadDetail = AdminApiLead & {
   /** Name of the partner API key that sent the lead (null when unknown or the key was deleted). */
   partner: string | null;
+  /** The raw signals behind the quality reasons (issue 33). */
+  signals: Record<string, unknown> | null;
 };
 
 /** An audit-log entry as the admin API returns it. */

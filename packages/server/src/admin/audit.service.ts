@@ -35,7 +35,9 @@ export type AuditAction =
   | 'webhooks.delete'
   | 'webhooks.rotate_secret'
   | 'webhooks.resend'
-  | 'webhooks.disabled';
+  | 'webhooks.disabled'
+  | 'quality.verdict'
+  | 'quality.settings_changed';
 
 export async function recordAudit(
   pool: Pool,

@@ -90,7 +90,7 @@ export const WEBSITE_LEADS: LeadTable = {
   fields: WEBSITE_LEAD_FIELDS,
   columns: WEBSITE_COLUMNS,
   notFoundMessage: 'Lead not found',
-  detailSql: jsonObjectSql(WEBSITE, WEBSITE.table, ['attribution', 'country']),
+  detailSql: jsonObjectSql(WEBSITE, WEBSITE.table, ['attribution', 'country', ['signals', 'qualitySignals']]),
   identitySql: { email: WEBSITE.columns.email.name, phone: WEBSITE.columns.phone.name },
   auditActions: ['leads.delete'],
 };
@@ -102,6 +102,7 @@ export const API_LEADS: LeadTable = {
   columns: API_COLUMNS,
   notFoundMessage: 'API lead not found',
   detailSql: jsonObjectSql(API, API.table, [
+    ['signals', 'qualitySignals'],
     [
       'partner',
       { sql: `(select p.name from partner p where p.id = ${API.table}.${API.columns.partnerId.name})` },
@@ -130,6 +131,15 @@ function valueSql(column: Column): string {
   }
 }
 
+/**
+ * The lead's quality (issue 33, ADR 065): its verdict, reason codes, who decided, when, and the rules
+ * version. Both tables have the same quality columns (the migration lead_quality adds them to both).
+ */
+const QUALITY_JSON_SQL = `json_build_object('verdict', quality_verdict, 'reasons', quality_reasons,
+  'decidedBy', quality_decided_by,
+  'decidedAt', to_char(quality_decided_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'rulesVersion', quality_rules_version)`;
+
 /** One JSON object per row, built by PostgreSQL (the list and its stream share it). */
 export function jsonRowSql(table: LeadTable): string {
   const pairs = table.fields.map((field) => {
@@ -138,7 +148,8 @@ export function jsonRowSql(table: LeadTable): string {
     const value = column.kind === 'bool' ? column.column : valueSql(column);
     return `'${field}', ${value}`;
   });
-  return `json_build_object(${pairs.join(', ')})`;
+  // json_build_object takes at most 100 arguments: the quality object is merged in as a second one.
+  return `(json_build_object(${pairs.join(', ')})::jsonb || jsonb_build_object('quality', ${QUALITY_JSON_SQL}))`;
 }
 
 // = + - @ tab CR as code points: ascii() reads the first character without building a substring, which
@@ -166,6 +177,11 @@ export function csvSelectSql(table: LeadTable): string {
           : value;
       return `${cell} as "${field}"`;
     })
+    .concat(
+      // After the spec's columns (issue 33): the verdict and its reason codes, separated by spaces.
+      `quality_verdict as "verdict"`,
+      `array_to_string(quality_reasons, ' ') as "reasons"`,
+    )
     .join(', ');
 }
 
@@ -248,6 +264,7 @@ export function whereSql(
     const column = columnOf(table, field);
     clauses.push(`${column.column} = ${bind(value)}${CASTS[column.kind] ?? ''}`);
   }
+  if (filters.verdict !== undefined) clauses.push(`quality_verdict = ${bind(filters.verdict)}`);
   const createdAt = columnOf(table, 'createdAt').column;
   if (filters.startDate !== undefined) {
     clauses.push(

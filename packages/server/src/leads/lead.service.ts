@@ -5,6 +5,8 @@ import type { Beneficiary } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { LeadSubmission } from '@uf/shared/lead.schema';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import { REASON_CODES } from '@uf/shared/quality';
+import type { QualityEvidence } from '@uf/shared/quality-evidence.schema';
 import { DIRECT_REFERRER } from '@uf/shared/referrer';
 import { stateFromZip } from '@uf/shared/zip-state';
 import type { Pool } from 'pg';
@@ -17,10 +19,14 @@ import { isUniqueViolation, lockKey } from '../platform/pg-transaction';
 import { dateAndTimeIn } from '../platform/time';
 import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from '../privacy/consent.service';
 import { emailLockName, suppressionHashes } from '../privacy/suppression.service';
+import { type Assessment, assessWebsiteLead } from '../quality/lead-quality';
+import type { Quality } from '../quality/quality.service';
 
 export type SubmissionMeta = {
   ipAddress: string | null;
   userAgent: string | null;
+  /** Chromium's client-hint brand list (headless Chromium names itself there too). */
+  secChUa?: string | undefined;
   timeZone: string;
   /** Page the form was submitted from (sent by the form, else the Referer). */
   pageUrl: string | null;
@@ -65,7 +71,14 @@ type LeadRow = {
   channel: string;
   source: string;
   attribution: string | null;
+  /** The quality checks made before the batch (issue 33); the statement adds what needs other leads. */
+  quality: Assessment;
+  /** The look-ups' advisory-lock keys (bigint as text). */
+  qualityLockKeys: string[];
 };
+
+/** The submission as its shared schemas parse it: the form's fields, the evidence and the quality fields. */
+export type WebsiteSubmission = LeadSubmission & Partial<QualityEvidence> & { sessionId?: string };
 
 /**
  * The leads as the statement's input rows, one array parameter per column: the columns of website_lead
@@ -108,6 +121,16 @@ const LEAD_INSERT = batchInsert(columnsOf(WebsiteLead)).from<LeadRow>(
     country: (r) => r.meta.country,
     createdAt: (r) => r.createdAt,
     updatedAt: { sql: 'created_at' },
+    // Lead quality (issue 33): the codes found before the batch and by its look-ups (the judged CTE).
+    qualityVerdict: { sql: `quality_verdict(judged.codes, ${'$ACTIONS'})` },
+    qualityReasons: { sql: 'judged.codes' },
+    qualitySignals: { sql: 'judged.signals' },
+    qualityDecidedBy: { sql: "'rules'" },
+    qualityDecidedAt: { sql: 'created_at' },
+    qualityRulesVersion: { sql: '$VERSION::int' },
+    phoneE164: (r) => r.quality.phoneE164,
+    emailKey: (r) => r.quality.emailKey,
+    formTokenNonce: (r) => r.quality.tokenNonce,
   },
   [
     ['receipt_id', 'uuid', (r) => r.receiptId],
@@ -116,10 +139,21 @@ const LEAD_INSERT = batchInsert(columnsOf(WebsiteLead)).from<LeadRow>(
     ['lock_key', 'bigint', (r) => r.lockKey],
     ['email_hash', 'text', (r) => r.emailHash],
     ['phone_hash', 'text', (r) => r.phoneHash],
+    ['quality_codes', 'text', (r) => `{${r.quality.codes.join(',')}}`],
+    ['quality_signals', 'jsonb', (r) => JSON.stringify(r.quality.signals)],
+    ['quality_lock_keys', 'text', (r) => `{${r.qualityLockKeys.join(',')}}`],
+    ['phone_look', 'text', (r) => r.quality.lookKeys.phone],
+    ['email_look', 'text', (r) => r.quality.lookKeys.email],
   ],
+  { ordinality: true },
 );
-/** The disclosure's parameters, after the input's. */
-const [TEXT_HASH, TEXT_VERSION, TEXT_BODY] = [0, 1, 2].map((i) => `$${LEAD_INSERT.next + i}`);
+/** The disclosure's parameters, then the quality settings in force, after the input's. */
+const [TEXT_HASH, TEXT_VERSION, TEXT_BODY, ACTIONS, VERSION, WINDOW_DAYS, PER_10_MINUTES, PER_DAY, CODES] = [
+  0, 1, 2, 3, 4, 5, 6, 7, 8,
+].map((i) => `$${LEAD_INSERT.next + i}`);
+const LEAD_SELECT = LEAD_INSERT.select()
+  .replaceAll('$ACTIONS', ACTIONS ?? '')
+  .replaceAll('$VERSION', VERSION ?? '');
 // One statement per batch (ADR 030, ADR 051): the disclosure text (first use), the leads and their
 // receipts, so one transaction holds a lead with its receipt or neither. Each lead is flagged when its
 // e-mail or phone is already suppressed, checked by suppressed_since_locked() after it takes the
@@ -128,14 +162,39 @@ const [TEXT_HASH, TEXT_VERSION, TEXT_BODY] = [0, 1, 2].map((i) => `$${LEAD_INSER
 const SUBMIT_SQL = `
   with input as (
     select * from ${LEAD_INSERT.from}
+  ), look as materialized (
+    -- Lead quality (issue 33, ADR 065): each lead's look-ups after its keys' locks, in lock-key order;
+    -- leads of this batch from the same address count as well (they cannot see each other's rows yet).
+    select i.id, l.*,
+      count(*) over (partition by i.ip_address order by i.ord rows between unbounded preceding and 1 preceding)
+        as batch_ip
+    from input i cross join lateral lead_quality_look(i.quality_lock_keys::bigint[], i.phone_look, i.email_look,
+      i.ip_address, i.form_token_nonce, ${WINDOW_DAYS}::int, ${PER_10_MINUTES}::int, ${PER_DAY}::int) l
+    order by i.lock_key
+  ), judged as (
+    select i.id,
+      array(select c from unnest(i.quality_codes::text[]
+        || case when l.dup_phone is not null then '{DUPLICATE_PHONE}'::text[] else '{}' end
+        || case when l.dup_email is not null then '{DUPLICATE_EMAIL_ALIAS}'::text[] else '{}' end
+        || case when coalesce(l.ip_10m, 0) + l.batch_ip >= ${PER_10_MINUTES}::int
+                  or coalesce(l.ip_24h, 0) + l.batch_ip >= ${PER_DAY}::int
+             then '{VELOCITY_IP}'::text[] else '{}' end
+        || case when l.token_lead is not null then '{BOT_TOKEN_REUSED}'::text[] else '{}' end) c
+        order by array_position(${CODES}::text[], c)) as codes,
+      i.quality_signals || jsonb_strip_nulls(jsonb_build_object(
+        'duplicatePhoneIds', l.dup_phone, 'duplicateEmailIds', l.dup_email,
+        'ipLast10Minutes', case when i.ip_address is not null then coalesce(l.ip_10m, 0) + l.batch_ip end,
+        'ipLast24Hours', case when i.ip_address is not null then coalesce(l.ip_24h, 0) + l.batch_ip end,
+        'tokenUsedBy', l.token_lead)) as signals
+    from input i join look l using (id)
   ), consent_text_row as (
     insert into consent_text (hash, version, body) values (${TEXT_HASH}, ${TEXT_VERSION}, ${TEXT_BODY})
     on conflict (hash) do nothing
   ), lead as (
     insert into ${LEAD_INSERT.into}
-    select ${LEAD_INSERT.select()}
-    from input order by lock_key
-    returning id, state, attribution->>'utm_source' as utm_source, opted_out_at
+    select ${LEAD_SELECT}
+    from input join judged using (id) order by lock_key
+    returning id, state, attribution->>'utm_source' as utm_source, opted_out_at, quality_verdict
   ), receipt as (
     insert into consent_receipt (id, lead_id, consent_given, consent_text_hash, consent_text_version,
       ip_address, user_agent, page_url, trusted_form_url, gpc, attribution, created_at)
@@ -145,18 +204,35 @@ const SUBMIT_SQL = `
   )
   -- The batch's webhook messages (ADR 062), in the same statement: a lead is never acknowledged
   -- without them. One outbox row per batch (its fan-out job is queued after the commit); a lead already
-  -- opted out is sent nowhere.
+  -- opted out is sent nowhere, and only an accepted lead leaves (issue 33: a held one goes when released).
   select webhook_enqueue('lead.created', 'website', array_agg(id), array_agg(state::text), array_agg(utm_source),
     false) as queued
-  from lead where opted_out_at is null`;
+  from lead where opted_out_at is null and quality_verdict = 'accept'`;
 
-async function writeLeads(pool: Pool, rows: LeadRow[], outboxWritten: () => void): Promise<void> {
+async function writeLeads(
+  pool: Pool,
+  quality: Quality,
+  rows: LeadRow[],
+  outboxWritten: () => void,
+): Promise<void> {
   const text = CURRENT_CONSENT_TEXT;
+  const { settings, version } = await quality.settings.current();
   // Named: each connection parses and plans the statement once, then only binds values (ADR 051).
   const { rows: result } = await pool.query<{ queued: number }>({
     name: 'website_lead_submit_batch',
     text: SUBMIT_SQL,
-    values: [...LEAD_INSERT.values(rows), text.hash, text.version, text.body],
+    values: [
+      ...LEAD_INSERT.values(rows),
+      text.hash,
+      text.version,
+      text.body,
+      JSON.stringify(settings.actions),
+      version,
+      settings.duplicateWindowDays,
+      settings.velocity.per10Minutes,
+      settings.velocity.perDay,
+      REASON_CODES,
+    ],
   });
   if ((result[0]?.queued ?? 0) > 0) outboxWritten();
 }
@@ -170,12 +246,14 @@ async function writeLeads(pool: Pool, rows: LeadRow[], outboxWritten: () => void
  */
 export function createLeadSubmitter(
   pool: Pool,
+  /** Lead quality (issue 33): the settings in force, the form tokens and the clock they are read by. */
+  quality: Quality,
   /** A batch wrote webhook messages to the outbox and committed: queue their fan-out (ADR 062). */
   outboxWritten: () => void = () => {},
 ) {
   const committer = databaseCommitter<LeadRow>({
     pool,
-    write: (rows) => writeLeads(pool, rows, outboxWritten),
+    write: (rows) => writeLeads(pool, quality, rows, outboxWritten),
     rowRejected: (err) =>
       isUniqueViolation(err, 'website_lead_email_unique')
         ? new AppError(ERROR_CODES.duplicateEmail, PUBLIC_TOASTS.duplicateEmail.message)
@@ -186,15 +264,36 @@ export function createLeadSubmitter(
     // 0.69 with four (ADR 051).
     concurrency: 1,
     maxQueue: 5_000,
+    // Leads that share a look-up key (a phone, a mailbox, a form token) go in different batches: each must
+    // see the one before it committed (ten at once with one phone: one accepted).
+    keysOf: (row) => row.quality.lockNames,
   });
 
   return {
-    async submit(input: LeadSubmission, meta: SubmissionMeta): Promise<{ id: string; ownerToken: string }> {
+    async submit(
+      input: WebsiteSubmission,
+      meta: SubmissionMeta,
+    ): Promise<{ id: string; ownerToken: string }> {
       const now = meta.now ?? new Date();
       const { date, time } = dateAndTimeIn(now, meta.timeZone);
       const ownerToken = randomBytes(32).toString('base64url');
       const hashes = suppressionHashes({ email: input.email, phone: input.phone });
       const visit = visitAttribution(meta.attribution, DIRECT_REFERRER, meta.host);
+      const [{ settings }, tokens] = await Promise.all([quality.settings.current(), quality.formTokens()]);
+      const assessment = assessWebsiteLead(
+        input,
+        {
+          formToken: input.formToken,
+          referenceCode: input.referenceCode,
+          automation: input.automation ?? false,
+        },
+        {
+          token: tokens.check(input.formToken, quality.clock()),
+          userAgent: meta.userAgent,
+          secChUa: meta.secChUa,
+          settings,
+        },
+      );
       const row: LeadRow = {
         id: crypto.randomUUID(),
         receiptId: crypto.randomUUID(),
@@ -218,6 +317,8 @@ export function createLeadSubmitter(
         channel: visit.channel,
         source: visit.source,
         attribution: hasAttribution(meta.attribution) ? JSON.stringify(meta.attribution) : null,
+        quality: assessment,
+        qualityLockKeys: assessment.lockNames.map(lockKey),
       };
       try {
         await committer.push(row);

@@ -13,6 +13,7 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { aliveSchema, notAliveSchema, notReadySchema, readySchema } from '@uf/shared/health.output';
 import { EMAIL_PATTERN, PHONE_PATTERN, ZIP_PATTERN } from '@uf/shared/lead.schema';
 import type { $ZodType } from 'zod/v4/core';
+import { QUALITY_OPERATION_DOCS } from '../trpc/quality.router';
 import { inputSchema, int, type JsonSchema, object, ref, str } from './json-schema';
 
 // What the OpenAPI document says about each REST path (ADR 034). The paths come from the routes the app
@@ -863,4 +864,5 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'This document as a readable page',
     responses: { '200': { description: 'HTML page', contentType: 'text/html', schema: str() } },
   },
+  ...QUALITY_OPERATION_DOCS,
 };

@@ -1,6 +1,7 @@
 import { phoneDigits } from '@uf/shared/data-request.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { PartnerLead } from '@uf/shared/partner.schema';
+import { REASON_CODES, type ReasonCode, type Verdict } from '@uf/shared/quality';
 import type { Pool } from 'pg';
 import { ApiLead } from '../db/entities/api-lead.entity';
 import { columnsOf } from '../db/entity-columns';
@@ -9,6 +10,8 @@ import { batchInsert, databaseCommitter } from '../platform/pg-batch';
 import { lockKey } from '../platform/pg-transaction';
 import { sha256Hex } from '../privacy/consent.service';
 import { suppressionHashes } from '../privacy/suppression.service';
+import { type Assessment, assessPartnerLead } from '../quality/lead-quality';
+import type { Quality } from '../quality/quality.service';
 import type { PartnerIdentity } from './partner-key.service';
 
 // POST /api/partner/leads (ADR 032, ADR 051): idempotent by Idempotency-Key, one lead per partner, phone
@@ -24,7 +27,13 @@ function requestHash(input: PartnerLead): string {
   return sha256Hex(JSON.stringify(sorted));
 }
 
-type Look = { stored_hash: string | null; stored_id: string | null; duplicate_id: string | null };
+type Look = {
+  stored_hash: string | null;
+  stored_id: string | null;
+  duplicate_id: string | null;
+  verdict: Verdict | null;
+  reasons: ReasonCode[] | null;
+};
 
 /** A partner lead as its batch statement takes it; `look` is filled in by the write. */
 type PartnerRow = {
@@ -39,6 +48,9 @@ type PartnerRow = {
   lockKeys: string[];
   lockNames: string[];
   input: PartnerLead;
+  /** Lead quality (issue 33): the checks its fields allow; the statement adds the duplicate look-up. */
+  quality: Assessment;
+  qualityLockKeys: string[];
   look?: Look;
 };
 
@@ -53,6 +65,13 @@ const PARTNER_INSERT = batchInsert(columnsOf(ApiLead)).from<PartnerRow>(
     partnerId: (r) => r.partnerId,
     optedOutAt: { sql: 'look.suppressed_since' },
     createdAt: { sql: 'now()' },
+    qualityVerdict: { sql: 'quality_verdict(judged.codes, $ACTIONS)' },
+    qualityReasons: { sql: 'judged.codes' },
+    qualitySignals: { sql: 'judged.signals' },
+    qualityDecidedBy: { sql: "'rules'" },
+    qualityDecidedAt: { sql: 'now()' },
+    qualityRulesVersion: { sql: '$VERSION::int' },
+    phoneE164: (r) => r.quality.phoneE164,
   },
   [
     ['idempotency_key', 'text', (r) => r.key],
@@ -62,10 +81,19 @@ const PARTNER_INSERT = batchInsert(columnsOf(ApiLead)).from<PartnerRow>(
     ['phone_hash', 'text', (r) => r.phoneHash],
     ['lock1', 'bigint', (r) => r.lockKeys[0]],
     ['lock2', 'bigint', (r) => r.lockKeys[1] ?? null],
+    ['quality_codes', 'text', (r) => `{${r.quality.codes.join(',')}}`],
+    ['quality_signals', 'jsonb', (r) => JSON.stringify(r.quality.signals)],
+    ['quality_lock_keys', 'text', (r) => `{${r.qualityLockKeys.join(',')}}`],
+    ['phone_look', 'text', (r) => r.quality.lookKeys.phone],
   ],
   { ordinality: true },
 );
-const [TTL_HOURS, DUP_HOURS] = [0, 1].map((i) => `$${PARTNER_INSERT.next + i}`);
+const [TTL_HOURS, DUP_HOURS, ACTIONS, VERSION, WINDOW_DAYS, CODES] = [0, 1, 2, 3, 4, 5].map(
+  (i) => `$${PARTNER_INSERT.next + i}`,
+);
+const PARTNER_SELECT = PARTNER_INSERT.select('i')
+  .replaceAll('$ACTIONS', ACTIONS ?? '')
+  .replaceAll('$VERSION', VERSION ?? '');
 
 // One statement per batch, one round trip: for each lead in turn partner_lead_look() takes its locks
 // (sorted, so two requests that need the same ones take them in the same order) and then looks with a
@@ -78,31 +106,58 @@ const PARTNER_SQL = `
     select i.ord, l.* from input i cross join lateral partner_lead_look(
       array_remove(array[i.lock1, i.lock2], null), i.partner_id, i.idempotency_key, ${TTL_HOURS}, i.digits,
       i.last_name_key, ${DUP_HOURS}, i.phone_hash) l
+  ), judged as materialized (
+    -- Lead quality (issue 33): the same phone as another lead lately (website or API), looked up after
+    -- the phone's lock; the field checks came with the row.
+    select i.ord,
+      array(select c from unnest(i.quality_codes::text[]
+        || case when q.dup_phone is not null then '{DUPLICATE_PHONE}'::text[] else '{}' end) c
+        order by array_position(${CODES}::text[], c)) as codes,
+      i.quality_signals || jsonb_strip_nulls(jsonb_build_object('duplicatePhoneIds', q.dup_phone)) as signals
+    from input i join look using (ord)
+    cross join lateral lead_quality_look(i.quality_lock_keys::bigint[], i.phone_look, null, null, null,
+      ${WINDOW_DAYS}::int, 0, 0) q
+    where look.stored_hash is null and look.duplicate_id is null
   ), lead as (
     insert into ${PARTNER_INSERT.into}
-    select ${PARTNER_INSERT.select('i')}
-    from input i join look using (ord)
-    where look.stored_hash is null and look.duplicate_id is null
-    returning id, state, opted_out_at
+    select ${PARTNER_SELECT}
+    from input i join look using (ord) join judged using (ord)
+    returning id, state, opted_out_at, quality_verdict, quality_reasons
   ), hooks as (
     -- The batch's webhook messages (ADR 062), in the same statement as its leads (the fan-out job is
     -- queued after the commit).
     select webhook_enqueue('api_lead.created', 'api', array_agg(id), array_agg(state::text), array_agg(null::text),
       false) as queued
-    from lead where opted_out_at is null
+    from lead where opted_out_at is null and quality_verdict = 'accept'
   ), stored as (
     insert into partner_idempotency (partner_id, idempotency_key, request_hash, response_status, response_body)
     select i.partner_id, i.idempotency_key, i.request_hash, 201, jsonb_build_object('id', lead.id)
     from input i join lead using (id) where i.idempotency_key <> ''
   )
-  select look.ord, look.stored_hash, look.stored_id, look.duplicate_id, hooks.queued
-  from look cross join hooks order by look.ord`;
+  select look.ord, look.stored_hash, look.stored_id, look.duplicate_id, hooks.queued,
+    lead.quality_verdict as verdict, lead.quality_reasons as reasons
+  from look cross join hooks join input i using (ord) left join lead on lead.id = i.id
+  order by look.ord`;
 
-async function writePartnerLeads(pool: Pool, rows: PartnerRow[], outboxWritten: () => void): Promise<void> {
+async function writePartnerLeads(
+  pool: Pool,
+  quality: Quality,
+  rows: PartnerRow[],
+  outboxWritten: () => void,
+): Promise<void> {
+  const { settings, version } = await quality.settings.current();
   const { rows: looks } = await pool.query<Look & { ord: string; queued: number | null }>({
     name: 'partner_lead_create_batch',
     text: PARTNER_SQL,
-    values: [...PARTNER_INSERT.values(rows), IDEMPOTENCY_TTL_HOURS, DUPLICATE_WINDOW_HOURS],
+    values: [
+      ...PARTNER_INSERT.values(rows),
+      IDEMPOTENCY_TTL_HOURS,
+      DUPLICATE_WINDOW_HOURS,
+      JSON.stringify(settings.actions),
+      version,
+      settings.duplicateWindowDays,
+      REASON_CODES,
+    ],
   });
   for (const look of looks) {
     const row = rows[Number(look.ord) - 1];
@@ -119,17 +174,18 @@ async function writePartnerLeads(pool: Pool, rows: PartnerRow[], outboxWritten: 
  */
 export function createPartnerLeadWriter(
   pool: Pool,
+  quality: Quality,
   /** A batch wrote webhook messages to the outbox and committed: queue their fan-out (ADR 062). */
   outboxWritten: () => void = () => {},
 ) {
   const committer = databaseCommitter<PartnerRow>({
     pool,
-    write: (rows) => writePartnerLeads(pool, rows, outboxWritten),
+    write: (rows) => writePartnerLeads(pool, quality, rows, outboxWritten),
     busyMessage: 'Too many leads right now. Please try again.',
     maxBatch: 100,
     concurrency: 1,
     maxQueue: 5_000,
-    keysOf: (row) => row.lockNames,
+    keysOf: (row) => [...row.lockNames, ...row.quality.lockNames],
   });
 
   return {
@@ -137,13 +193,15 @@ export function createPartnerLeadWriter(
       partner: PartnerIdentity,
       input: PartnerLead,
       options: { idempotencyKey?: string },
-    ): Promise<{ id: string; replayed: boolean }> {
+    ): Promise<{ id: string; replayed: boolean; verdict?: Verdict; reasons?: ReasonCode[] }> {
       const key = options.idempotencyKey ?? '';
       const hash = requestHash(input);
       const digits = phoneDigits(input.phone);
       const lastName = input.lastName.toLowerCase();
       const locks = [`partner:dup:${partner.partnerId}:${digits}:${lastName}`];
       if (key) locks.push(`partner:idem:${partner.partnerId}:${key}`);
+      const { settings } = await quality.settings.current();
+      const assessment = assessPartnerLead(input, settings);
       const lockNames = [...new Set(locks)].sort();
       const row: PartnerRow = {
         id: crypto.randomUUID(),
@@ -156,6 +214,8 @@ export function createPartnerLeadWriter(
         lockKeys: lockNames.map(lockKey),
         lockNames,
         input,
+        quality: assessment,
+        qualityLockKeys: assessment.lockNames.map(lockKey),
       };
       await committer.push(row);
       const look = row.look;
@@ -167,7 +227,12 @@ export function createPartnerLeadWriter(
             'This Idempotency-Key was already used for a different request. Use a new key for a new lead.',
           );
         }
-        return { id: look.stored_id ?? '', replayed: true };
+        const id = look.stored_id ?? '';
+        const { rows: stored } = await pool.query<{ verdict: Verdict; reasons: ReasonCode[] }>(
+          'select quality_verdict as verdict, quality_reasons as reasons from api_lead where id = $1',
+          [id],
+        );
+        return { id, replayed: true, ...(stored[0] ?? {}) };
       }
       if (look.duplicate_id) {
         throw new AppError(
@@ -177,7 +242,7 @@ export function createPartnerLeadWriter(
           { existingId: look.duplicate_id },
         );
       }
-      return { id: row.id, replayed: false };
+      return { id: row.id, replayed: false, verdict: look.verdict ?? 'accept', reasons: look.reasons ?? [] };
     },
     /** Stops taking leads and writes every queued one (graceful shutdown). */
     close: () => committer.close(),

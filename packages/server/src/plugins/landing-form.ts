@@ -4,6 +4,7 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { LANDING_FORM_FIELDS, type LandingAlert, type LandingStep } from '@uf/shared/landing-step';
 import { EMPTY_LEAD_FORM } from '@uf/shared/lead.schema';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import { FORM_TOKEN_FIELD, HONEYPOT_FIELD } from '@uf/shared/quality-fields';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../errors';
 
@@ -24,8 +25,10 @@ export type LandingFormOptions = {
   setBeneficiary(req: FastifyRequest, reply: FastifyReply, id: string, beneficiary: string): Promise<unknown>;
   /** The state the server derived for the lead (null when unknown). */
   leadState(req: FastifyRequest, reply: FastifyReply, id: string): Promise<string | null>;
-  /** The landing page rendered in a step, as a complete HTML document (the spa plugin). */
-  renderLanding(step: LandingStep): Promise<string | null>;
+  /** The landing page rendered in a step with a form token, as a complete HTML document (the spa plugin). */
+  renderLanding(step: LandingStep, formToken: string): Promise<string | null>;
+  /** A new form token (issue 33). */
+  issueFormToken(): Promise<string>;
 };
 
 const FORM_BODY_LIMIT = 16 * 1024;
@@ -83,8 +86,13 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
     },
   );
 
-  const answer = async (reply: FastifyReply, status: number, step: LandingStep) => {
-    const html = await opts.renderLanding(step);
+  /**
+   * The page in its step. The form shown again after a refused post keeps the token it was posted with
+   * (issue 33: the time on the page counts from the first page, not from this answer); any other step
+   * gets a new one.
+   */
+  const answer = async (reply: FastifyReply, status: number, step: LandingStep, carriedToken?: string) => {
+    const html = await opts.renderLanding(step, carriedToken || (await opts.issueFormToken()));
     // What the visitor entered is in the page: never stored by a cache.
     reply.header('cache-control', 'no-store');
     if (html === null) {
@@ -135,6 +143,9 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
         ...values,
         consentGiven: text('consentGiven') === 'true' ? 'true' : 'false',
         attribution,
+        // Issue 33: the page's form token and the honeypot, as the app would send them.
+        [FORM_TOKEN_FIELD]: text(FORM_TOKEN_FIELD),
+        [HONEYPOT_FIELD]: text(HONEYPOT_FIELD),
       });
       return answer(reply, 200, {
         step: 'beneficiary',
@@ -146,13 +157,13 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
       if (status >= 500) req.log.error({ err }, 'lead form post failed');
       const errors = Object.fromEntries((error.fieldErrors ?? []).map((e) => [e.field, e.message]));
       const alert = alertFor(error.error, status);
-      return answer(reply, status, {
-        step: 'form',
-        values,
-        errors,
-        attribution,
-        ...(alert ? { alert } : {}),
-      });
+      return answer(
+        reply,
+        status,
+        { step: 'form', values, errors, attribution, ...(alert ? { alert } : {}) },
+        // Only a token of the right shape is carried into the page; the submit checks it for real.
+        /^[\w.-]{1,200}$/.test(text(FORM_TOKEN_FIELD)) ? text(FORM_TOKEN_FIELD) : undefined,
+      );
     }
   });
 }

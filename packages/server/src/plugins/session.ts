@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance, Session } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Pool } from 'pg';
 import type { AppConfig } from '../config';
+import { appSecret } from '../platform/app-secret';
 
 declare module 'fastify' {
   interface Session {
@@ -58,17 +58,7 @@ export class PgSessionStore {
 
 /** SESSION_SECRET, or one generated once and kept in the database so all replicas agree. */
 async function resolveSecret(pool: Pool, configured: string | undefined): Promise<string> {
-  if (configured) return configured;
-  await pool.query(
-    "insert into app_secret (name, value) values ('session_secret', $1) on conflict (name) do nothing",
-    [randomBytes(48).toString('base64url')],
-  );
-  const { rows } = await pool.query<{ value: string }>(
-    "select value from app_secret where name = 'session_secret'",
-  );
-  const value = rows[0]?.value;
-  if (!value) throw new Error('could not read the session secret');
-  return value;
+  return configured || appSecret(pool, 'session_secret');
 }
 
 export const sessionPlugin = fp(

@@ -1,21 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LANDING_STEP_META, type LandingStep } from '@uf/shared/landing-step';
 import { PAGE_DATE_TOKENS, type PageDates, pageDates } from '@uf/shared/page-dates';
 import { isPagePath } from '@uf/shared/page-paths';
+import { FORM_TOKEN_FIELD, LEAD_FORM_ID } from '@uf/shared/quality-fields';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { brotliWithTail, type CompressedHead, compressHead, gzipWithTail } from './compressed-document';
 import { normalisedPath } from './origin-check';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The landing page rendered on the server in a step (ADR 057); null when the app is not built. */
-    renderLanding(step: LandingStep): Promise<string | null>;
+    renderLanding(step: LandingStep, formToken: string): Promise<string | null>;
   }
 }
 
@@ -24,6 +25,8 @@ export type SpaOptions = {
   publicConfig: Record<string, unknown>;
   /** The business time zone: the day whose date the public pages show (ADR 053). */
   timeZone: string;
+  /** A new form token for a page served now (issue 33): every document carries one. */
+  issueFormToken(): Promise<string>;
 };
 
 const escapeAttr = (s: string) =>
@@ -36,8 +39,24 @@ const escapeAttr = (s: string) =>
  * browser; unknown /api paths answer JSON 404. Runtime config reaches the app through a meta tag, so the
  * bundle needs no rebuild per deployment and no inline script.
  */
-/** One HTML document as served: this deployment's config and today's date inserted, compressed. */
-type Document = { html: string; br: Buffer; gzip: Buffer };
+/**
+ * One HTML document as served: this deployment's config and today's date inserted, compressed up to its
+ * closing `</body>`; what follows is each answer's own (the form token, issue 33).
+ */
+type Document = { head: CompressedHead; end: string };
+
+/**
+ * The form token as the lead form's hidden field (issue 33, ADR 065). It stands at the end of the page and
+ * belongs to the form by its id, so the form posts it without the app, and the app reads it from there.
+ */
+const formTokenField = (token: string) =>
+  `<input type="hidden" name="${FORM_TOKEN_FIELD}" form="${LEAD_FORM_ID}" value="${escapeAttr(token)}">`;
+
+/** The page split where the answer's own part goes: before its last `</body>`. */
+function splitAtBodyEnd(html: string): { head: string; end: string } {
+  const at = html.lastIndexOf('</body>');
+  return at < 0 ? { head: html, end: '' } : { head: html.slice(0, at), end: html.slice(at) };
+}
 
 /** Rendered markup with the configured support address (pages render with the default one). */
 function withSupportEmail(html: string, publicConfig: Record<string, unknown>): string {
@@ -68,12 +87,8 @@ function fillHtml(template: string, publicConfig: Record<string, unknown>, dates
 }
 
 function fillDocument(template: string, publicConfig: Record<string, unknown>, dates: PageDates): Document {
-  const html = fillHtml(template, publicConfig, dates);
-  return {
-    html,
-    br: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
-    gzip: gzipSync(html, { level: 9 }),
-  };
+  const { head, end } = splitAtBodyEnd(fillHtml(template, publicConfig, dates));
+  return { head: compressHead(head), end };
 }
 
 /**
@@ -103,7 +118,7 @@ function documentStore(opts: SpaOptions) {
   return {
     hasBuild: templates.has('index'),
     /** The landing document with `rootHtml` as its page and the step for the app to take over. */
-    async landing(step: LandingStep): Promise<string | null> {
+    async landing(step: LandingStep, formToken: string): Promise<string | null> {
       const template = templates.get('/');
       if (!template || !existsSync(ssrEntry)) return null;
       renderer ??= import(pathToFileURL(ssrEntry).href);
@@ -115,7 +130,10 @@ function documentStore(opts: SpaOptions) {
         '</head>',
         `  ${stepMeta}\n  </head>`,
       );
-      return fillHtml(html, opts.publicConfig, pageDates(new Date(), opts.timeZone));
+      const { head, end } = splitAtBodyEnd(
+        fillHtml(html, opts.publicConfig, pageDates(new Date(), opts.timeZone)),
+      );
+      return `${head}${formTokenField(formToken)}${end}`;
     },
     /** The prerendered page path (trailing slash tolerated) or "*" (not found) if built, else index. */
     get(key: string): Document {
@@ -139,7 +157,9 @@ export const spaPlugin = fp(
   async (app: FastifyInstance, opts: SpaOptions) => {
     const documents = documentStore(opts);
     const hasBuild = documents.hasBuild;
-    app.decorate('renderLanding', (step: LandingStep) => documents.landing(step));
+    app.decorate('renderLanding', (step: LandingStep, formToken: string) =>
+      documents.landing(step, formToken),
+    );
 
     if (hasBuild) {
       await app.register(fastifyStatic, {
@@ -158,16 +178,20 @@ export const spaPlugin = fp(
       });
     }
 
-    const sendDocument = (req: FastifyRequest, reply: FastifyReply, doc: Document, status = 200) => {
+    const sendDocument = async (req: FastifyRequest, reply: FastifyReply, doc: Document, status = 200) => {
+      const tail = `${formTokenField(await opts.issueFormToken())}${doc.end}`;
       reply
         .code(status)
         .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
+        // Each answer carries its own form token: never stored by a shared cache.
+        .header('cache-control', 'no-cache, private')
         .header('vary', 'accept-encoding');
       const accepted = String(req.headers['accept-encoding'] ?? '');
-      if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(doc.br);
-      if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(doc.gzip);
-      return reply.send(doc.html);
+      if (/\bbr\b/.test(accepted))
+        return reply.header('content-encoding', 'br').send(brotliWithTail(doc.head, tail));
+      if (/\bgzip\b/.test(accepted))
+        return reply.header('content-encoding', 'gzip').send(gzipWithTail(doc.head, tail));
+      return reply.send(`${doc.head.head}${tail}`);
     };
     // '/' is the dist folder itself: @fastify/static would answer 403 for a directory.
     if (hasBuild) app.get('/', (req, reply) => sendDocument(req, reply, documents.get('/')));

@@ -35,6 +35,7 @@ import {
   websiteLeadStats,
 } from '../leads/admin-leads.service';
 import type { Context } from './context';
+import { createQualityRouter, verdictProcedures } from './quality.router';
 import { clientIp } from './request-meta';
 import { adminProcedure, restAt, router } from './trpc';
 import { createWebhooksRouter } from './webhooks.router';
@@ -129,6 +130,7 @@ export function createAdminRouter() {
         .query(({ ctx }) => websiteLeadStats(ctx.services.db.pool, WEBSITE_LEADS, ctx.config.timeZone)),
       ...leadPageProcedures(WEBSITE_LEADS, '/api/admin/leads', websiteLeadDetailSchema),
       ...deleteProcedures(WEBSITE_LEADS, websiteDeleteMatchingSchema, '/api/admin/leads'),
+      ...verdictProcedures(WEBSITE_LEADS, '/api/admin/leads'),
     }),
     apiLeads: router({
       list: listProcedure<AdminApiLead, typeof apiLeadListSchema>(apiLeadListSchema, API_LEADS),
@@ -138,7 +140,9 @@ export function createAdminRouter() {
         .query(({ ctx }) => apiLeadStats(ctx.services.db.pool, API_LEADS, ctx.config.timeZone)),
       ...leadPageProcedures(API_LEADS, '/api/admin/api-leads', apiLeadDetailSchema),
       ...deleteProcedures(API_LEADS, apiDeleteMatchingSchema, '/api/admin/api-leads'),
+      ...verdictProcedures(API_LEADS, '/api/admin/api-leads'),
     }),
+    quality: createQualityRouter(),
     backup: adminProcedure
       .meta(restAt('POST', '/api/admin/backup'))
       .output(backupWrittenSchema)

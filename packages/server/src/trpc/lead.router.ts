@@ -2,6 +2,8 @@ import { withMetaCookies } from '@uf/shared/attribution';
 import { withConsentEvidence } from '@uf/shared/consent-evidence.schema';
 import { beneficiaryOutputSchema, idOutputSchema, publicLeadOutputSchema } from '@uf/shared/lead.output';
 import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
+import { formTokenOutputSchema } from '@uf/shared/quality.output';
+import { withQualityEvidence } from '@uf/shared/quality-evidence.schema';
 import * as leads from '../leads/lead.service';
 import { clientIp, hasGpcSignal, headerValue, pageUrlOf, userAgent } from './request-meta';
 import { anonymousProcedure, mutationOf, operation, restAt, router } from './trpc';
@@ -19,7 +21,8 @@ function idempotencyKeyOf(req: {
 
 /** POST /api/submit-search (its schema names the support address in its messages). */
 export function submitLeadOperation(supportEmail: string) {
-  return operation(withConsentEvidence(createLeadSubmissionSchema(supportEmail)), async (ctx, input) => {
+  const schema = withQualityEvidence(withConsentEvidence(createLeadSubmissionSchema(supportEmail)));
+  return operation(schema, async (ctx, input) => {
     const ipAddress = clientIp(ctx.req);
     const country = await ctx.services.analytics.lookupCountry({
       headerValue: headerValue(ctx.req, ctx.config.analyticsCountryHeader),
@@ -28,6 +31,7 @@ export function submitLeadOperation(supportEmail: string) {
     const { id, ownerToken } = await ctx.services.leads.submit(input, {
       ipAddress,
       userAgent: userAgent(ctx.req),
+      secChUa: headerValue(ctx.req, 'sec-ch-ua'),
       timeZone: ctx.config.timeZone,
       pageUrl: pageUrlOf(ctx.req, input.pageUrl),
       // Without TRUSTEDFORM_ENABLED no script ran, so a certificate URL cannot be this visit's.
@@ -58,6 +62,15 @@ export function submitLeadOperation(supportEmail: string) {
 export function createLeadRouter(submit: ReturnType<typeof submitLeadOperation>) {
   return router({
     submit: mutationOf(submit, restAt('POST', '/api/submit-search'), idOutputSchema),
+    // Issue 33: a form token for a page that came without one (the app reached the form by navigating
+    // inside itself); a page served by the server carries its own.
+    formToken: anonymousProcedure
+      .meta(restAt('GET', '/api/form-token'))
+      .output(formTokenOutputSchema)
+      .query(async ({ ctx }) => {
+        ctx.reply.header('cache-control', 'no-store');
+        return { formToken: await ctx.services.quality.issueToken() };
+      }),
     byId: anonymousProcedure
       .meta(restAt('GET', '/api/leads/:id'))
       .input(leadIdSchema)

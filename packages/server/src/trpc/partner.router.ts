@@ -1,10 +1,10 @@
 import { ERROR_CODES } from '@uf/shared/errors';
-import { idOutputSchema } from '@uf/shared/lead.output';
 import {
   IDEMPOTENCY_KEY_MESSAGE,
   IDEMPOTENCY_KEY_PATTERN,
   partnerLeadSchema,
 } from '@uf/shared/partner.schema';
+import { partnerLeadAnswerSchema } from '@uf/shared/quality.output';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parse } from 'zod/v4/core';
@@ -57,9 +57,12 @@ export const createPartnerLeadOperation = operation(z.unknown(), async (ctx, raw
   const partner = await authorizePartner(ctx);
   const input = parse(partnerLeadSchema, raw);
   const idempotencyKey = idempotencyKeyOf(ctx.req);
-  const { id, replayed } = await ctx.services.partnerLeads.create(partner, input, { idempotencyKey });
+  const { id, replayed, verdict, reasons } = await ctx.services.partnerLeads.create(partner, input, {
+    idempotencyKey,
+  });
   if (replayed) ctx.reply.header('idempotent-replayed', 'true');
-  return { id };
+  // Issue 33: the lead's quality verdict and its reasons (a replay answers the lead's verdict now).
+  return verdict ? { id, verdict, reasons } : { id };
 });
 
 export function createPartnerRouter() {
@@ -69,7 +72,7 @@ export function createPartnerRouter() {
       createPartnerLeadOperation,
       // Its input is `z.unknown()`: the body it parses (and documents) is partnerLeadSchema.
       { ...restAt('POST', '/api/partner/leads', { status: 201, problem: true }), parses: partnerLeadSchema },
-      idOutputSchema,
+      partnerLeadAnswerSchema,
     ),
   });
 }

@@ -11,7 +11,7 @@ import { applyRefusal } from './outcome';
 
 /** A procedure's REST door, when it has one (issue 23): the REST routes are derived from these marks. */
 export type RestMeta = {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Fastify's form (`/api/leads/:id`); path parameters join the input. */
   path: string;
   /** HTTP status of a successful answer (default 200). */

@@ -1,6 +1,9 @@
-import { leadBody } from './fixtures';
+import { visitorLeadBody } from './fixtures';
+import { BROWSER_UA, tokenPool, visitorAddress } from './visitor';
 
-// A steady stream of lead submissions from `workers` loops, each retried with its own Idempotency-Key as
+// A steady stream of lead submissions from `workers` loops, each as a visitor sends it (issue 33: the
+// page's form token after some seconds on the page, a browser, an address of its own — the server must
+// trust the loopback proxy, TRUST_PROXY=127.0.0.1, for X-Forwarded-For), each retried with its own Idempotency-Key as
 // the web form does, waiting as a 503's Retry-After asks, recording every outcome: what was acknowledged (200 and its id), refused (503 and
 // the like) or lost on the wire (no answer at all).
 
@@ -16,15 +19,23 @@ export type LoadResult = {
 export function startLeadLoad(baseUrl: () => string, workers = 6) {
   const result: LoadResult = { acknowledged: [], statuses: new Map(), noAnswer: [], malformed503: 0 };
   let running = true;
+  const tokens = tokenPool(baseUrl);
   const loops = Array.from({ length: workers }, async (_, w) => {
     let n = 0;
     while (running) {
-      const body = leadBody();
+      const formToken = await tokens.take(() => running);
+      if (formToken === null) break;
+      const body = { ...visitorLeadBody(), formToken };
       const key = `load-${w}-${n++}-${Math.random().toString(36).slice(2)}`;
       try {
         const res = await fetch(`${baseUrl()}/api/submit-search`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'idempotency-key': key },
+          headers: {
+            'content-type': 'application/json',
+            'idempotency-key': key,
+            'user-agent': BROWSER_UA,
+            'x-forwarded-for': visitorAddress(),
+          },
           body: JSON.stringify(body),
           signal: AbortSignal.timeout(30_000),
         });

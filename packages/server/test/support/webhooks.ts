@@ -1,16 +1,21 @@
 import { expect } from 'vitest';
 import { seedAdmin, signIn } from './admin';
 import { startTestApp, type TestApp } from './test-app';
+import { submitAsVisitor, testClock } from './visitor';
 import { type Receiver, startReceiver } from './webhook-receiver';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * What the webhook tests share: an app (local receivers allowed, plus `env`), a receiver on 127.0.0.1,
  * a signed-in admin, and endpoints created through the admin API, each at a path of its own.
  */
 export async function startWebhookTestbed(env: Record<string, string> = {}) {
-  const t: TestApp = await startTestApp({ WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', ...env });
+  const clock = testClock();
+  const t: TestApp = await startTestApp(
+    { WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', ...env },
+    { clock: clock.now },
+  );
   const rx: Receiver = await startReceiver();
   await seedAdmin(t.app);
   const cookies = await signIn(t.app);
@@ -21,7 +26,9 @@ export async function startWebhookTestbed(env: Record<string, string> = {}) {
     t,
     rx,
     api,
-    submit: (body: object) => t.app.inject({ method: 'POST', url: '/api/submit-search', payload: body }),
+    clock,
+    /** A lead submitted as a visitor would (issue 33: only an accepted lead is delivered). */
+    submit: (body: Record<string, unknown>) => submitAsVisitor(t.app, clock, body),
     /** An endpoint for `lead.created` (unless `body` says otherwise) at a receiver path of its own. */
     async createEndpoint(body: Record<string, unknown> = {}) {
       pathCounter += 1;

@@ -9,6 +9,7 @@ import { ConsentReceipt } from './consent-receipt.entity';
 import { ConsentText } from './consent-text.entity';
 import { EmailAlertSent, EmailReportSent } from './email-sent.entity';
 import { Partner, PartnerApiKey, PartnerIdempotency } from './partner.entity';
+import { QualitySettingsRow } from './quality-settings.entity';
 import { RateLimitBucket } from './rate-limit-bucket.entity';
 import { Suppression } from './suppression.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
@@ -38,4 +39,5 @@ export const entities = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  QualitySettingsRow,
 ];

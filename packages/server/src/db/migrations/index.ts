@@ -17,6 +17,7 @@ import { Migration20261127150000_analytics_rollup_deltas } from './Migration2026
 import { Migration20261127300000_webhooks } from './Migration20261127300000_webhooks';
 import { Migration20261127500000_email_reports } from './Migration20261127500000_email_reports';
 import { Migration20261128100000_webhook_outbox } from './Migration20261128100000_webhook_outbox';
+import { Migration20261129100000_lead_quality } from './Migration20261129100000_lead_quality';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -53,4 +54,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127500000_email_reports', class: Migration20261127500000_email_reports },
   { name: 'Migration20261127300000_webhooks', class: Migration20261127300000_webhooks },
   { name: 'Migration20261128100000_webhook_outbox', class: Migration20261128100000_webhook_outbox },
+  { name: 'Migration20261129100000_lead_quality', class: Migration20261129100000_lead_quality },
 ];

@@ -3,10 +3,17 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { Link } from '@tanstack/react-router';
 import { CONSENT_TEXT } from '@uf/shared/consent';
 import { BIRTH_DAYS, BIRTH_MONTHS, BIRTH_YEARS } from '@uf/shared/constants';
+import { suggestEmail } from '@uf/shared/email-suggestion';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LANDING_FORM_FIELDS } from '@uf/shared/landing-step';
-import { createLeadSubmissionSchema, EMPTY_LEAD_FORM, type LeadFormValues } from '@uf/shared/lead.schema';
+import {
+  createLeadSubmissionSchema,
+  EMAIL_PATTERN,
+  EMPTY_LEAD_FORM,
+  type LeadFormValues,
+} from '@uf/shared/lead.schema';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import { LEAD_FORM_ID } from '@uf/shared/quality-fields';
 import { type FocusEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { appErrorOf } from '../../api-error';
 import { useAppConfig } from '../../app-config';
@@ -14,6 +21,8 @@ import { enteredValues } from '../../entered-values';
 import { focusFirstInvalid } from '../../focus-invalid';
 import { useFormTakeover } from '../../form-takeover';
 import { notifyError } from '../../notify';
+import { HoneypotField } from './honeypot-field';
+import { ensureFormToken, qualityEvidence } from './quality-evidence';
 import { sessionAttribution, storedSessionId } from './session-attribution';
 import { consentEvidence, loadTrustedForm } from './trusted-form';
 
@@ -96,6 +105,7 @@ export function LeadForm({
 }: LeadFormProps) {
   const { supportEmail, trustedFormEnabled } = useAppConfig();
   useEffect(() => loadTrustedForm(trustedFormEnabled), [trustedFormEnabled]);
+  useEffect(() => ensureFormToken(), []);
   const schema = useMemo(() => createLeadSubmissionSchema(supportEmail), [supportEmail]);
   const form = useForm<LeadFormValues>({
     mode: 'controlled',
@@ -134,6 +144,7 @@ export function LeadForm({
             ...consentEvidence(),
             attribution: sessionAttribution(),
             sessionId: storedSessionId(),
+            ...qualityEvidence(formRef.current),
           },
           { context: { idempotencyKey: retryKey.current } },
         );
@@ -160,6 +171,10 @@ export function LeadForm({
   );
 
   const consentProps = form.getInputProps('consentGiven', { type: 'checkbox' });
+  // Offered once the address is complete (as the server renders it after a refused post, without the app).
+  const emailSuggestion = EMAIL_PATTERN.test(form.values.email.trim())
+    ? suggestEmail(form.values.email.trim())
+    : null;
   /**
    * A field's props, validated on blur — except when the blur comes from pressing "Search Now": the
    * message would push the button down between mouse-down and mouse-up, the click would miss it, and
@@ -183,6 +198,7 @@ export function LeadForm({
     // next step. Never GET: the visitor's details must not end up in a URL.
     <form
       ref={formRef}
+      id={LEAD_FORM_ID}
       method="post"
       action="/#search"
       noValidate
@@ -193,6 +209,7 @@ export function LeadForm({
       }}
     >
       <input type="hidden" name={LANDING_FORM_FIELDS.step} value="lead" />
+      <HoneypotField />
       {initial?.attribution && Object.keys(initial.attribution).length > 0 && (
         <input
           type="hidden"
@@ -227,6 +244,21 @@ export function LeadForm({
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
             <TextInput label="Email Address" type="email" autoComplete="email" {...field('email')} />
+            {emailSuggestion && (
+              // Issue 33: a likely typo of a major provider. Only offered: the submit is never blocked.
+              <Text size="xs" mt={4} aria-live="polite">
+                Did you mean{' '}
+                <Anchor
+                  component="button"
+                  type="button"
+                  size="xs"
+                  onClick={() => form.setFieldValue('email', emailSuggestion)}
+                >
+                  {emailSuggestion}
+                </Anchor>
+                ?
+              </Text>
+            )}
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
             <TextInput label="Phone Number" type="tel" autoComplete="tel-national" {...field('phone')} />
