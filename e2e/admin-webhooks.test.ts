@@ -4,7 +4,8 @@ import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseHeaderAction, signInThroughForm } from './support/admin';
-import { launchBrowser, openPage, uniqueEmail } from './support/browser';
+import { launchBrowser, openPage } from './support/browser';
+import { submitAsVisitor, visitorLead } from './support/visitor';
 
 // The Webhooks screen (issue 24): create an endpoint (its secret shown once), send a test message to a
 // receiver on 127.0.0.1, and see the delivery in the endpoint's log.
@@ -75,20 +76,8 @@ describe('admin webhooks', () => {
     expect(verified.type).toBe('webhook.test');
 
     // A lead stored now goes to the endpoint, and its own page says so (issue 26: "its deliveries").
-    const submitted = await page.request.post('/api/submit-search', {
-      data: {
-        firstName: 'Hook',
-        lastName: `Page${Date.now()}`,
-        streetAddress: '1 Main St',
-        zipCode: '90210',
-        email: uniqueEmail('hook'),
-        phone: '(555) 123-4567',
-        birthMonth: '5',
-        birthDay: '17',
-        birthYear: '1970',
-        consentGiven: 'true',
-      },
-    });
+    // Submitted as a visitor does (issue 33): only an accepted lead is delivered.
+    const submitted = await submitAsVisitor(page.request, visitorLead());
     expect(submitted.status()).toBe(200);
     const { id } = (await submitted.json()) as { id: string };
     await page.goto(`/admin/leads/${id}`);
