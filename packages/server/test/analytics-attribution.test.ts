@@ -2,8 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createVisitorHasher } from '../src/analytics/visitor-id';
 import { seedAdmin, signIn } from './support/admin';
 import { BROWSER_UA, clearAnalytics } from './support/analytics';
-import { leadBody } from './support/fixtures';
+import { leadBody, visitorLeadBody } from './support/fixtures';
 import { startTestApp, type TestApp } from './support/test-app';
+import { formToken, SECONDS_ON_PAGE, testClock } from './support/visitor';
 
 // Issue 15: a visit from a campaign that becomes a consenting lead, seen end to end through the API —
 // the events, the lead and its receipt carry the campaign; the funnel counts every step once; the
@@ -17,9 +18,10 @@ const VISITOR = {
 
 let t: TestApp;
 let cookies: Record<string, string>;
+const clock = testClock();
 
 beforeAll(async () => {
-  t = await startTestApp({ ANALYTICS_COUNTRY_HEADER: 'cf-ipcountry' });
+  t = await startTestApp({ ANALYTICS_COUNTRY_HEADER: 'cf-ipcountry' }, { clock: clock.now });
   await seedAdmin(t.app);
   cookies = await signIn(t.app);
 });
@@ -50,11 +52,15 @@ async function campaignVisitThatBecomesALead(sessionId: string) {
   expect((await event('page_view', sessionId)).statusCode).toBe(200);
   await event('survey_started', sessionId);
   await event('form_submit', sessionId);
+  // As the visitor submits it (issue 33): the page's token, some seconds on the page — lead quality accepts it.
+  const token = await formToken(t.app);
+  clock.advance(SECONDS_ON_PAGE);
   const submitted = await t.app.inject({
     method: 'POST',
     url: '/api/submit-search',
     payload: {
-      ...leadBody({ pageUrl: 'https://example.org/?utm_source=google' }),
+      ...visitorLeadBody({ pageUrl: 'https://example.org/?utm_source=google' }),
+      formToken: token,
       attribution: CAMPAIGN,
       sessionId,
     },
@@ -129,6 +135,7 @@ describe('attribution of a campaign visit', () => {
       { step: 'survey_started', count: 1 },
       { step: 'form_submitted', count: 1 },
       { step: 'lead_stored', count: 1 },
+      { step: 'lead_accepted', count: 1 },
       { step: 'beneficiary_answered', count: 1 },
       { step: 'state_site_click', count: 1 },
     ]);
@@ -146,6 +153,10 @@ describe('attribution of a campaign visit', () => {
         consentingLeads: 1,
         consentRate: 100,
         conversionRate: 100,
+        accepted: 1,
+        held: 0,
+        rejected: 0,
+        topReasons: [],
       },
     ]);
     expect(s).toMatchObject({ totalVisitors: 1, totalVisits: 1, totalPageViews: 1, totalClicks: 2 });

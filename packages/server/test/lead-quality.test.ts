@@ -426,3 +426,74 @@ describe('the admin’s lists, exports and settings', () => {
     expect(quality.reasons).toEqual(expect.arrayContaining(['BOT_NO_TOKEN', 'NAME_TEST', 'EMAIL_RESERVED']));
   });
 });
+
+describe('quality by traffic source', () => {
+  it('counts each source’s leads by verdict with their top reasons, follows a release, and adds "lead accepted" to the funnel', async () => {
+    const from = (source: string, body: Record<string, string>) => ({
+      ...body,
+      attribution: { utm_source: source, utm_medium: 'cpc', utm_campaign: 'q4' },
+    });
+    const good = await submittedId(await bed.submit(from('goodads', visitorLeadBody())));
+    const typo = await submittedId(
+      await bed.submit(from('goodads', visitorLeadBody({ email: 'ana.ruiz@gmial.com' }))),
+    );
+    for (let i = 0; i < 2; i++) {
+      await submittedId(await post(from('botnet', visitorLeadBody()), { 'user-agent': 'curl/8.5.0' }));
+    }
+    await submittedId(await bed.submit(from('botnet', { ...visitorLeadBody(), automation: 'true' })));
+
+    type Row = {
+      source: string;
+      campaign: string;
+      leads: number;
+      accepted: number;
+      held: number;
+      rejected: number;
+      topReasons: { reason: string; leads: number }[];
+    };
+    const rowOf = async (source: string) => {
+      const res = await bed.api('GET', `/api/admin/analytics?source=${source}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as { sources: Row[]; funnel: { step: string; count: number }[] };
+      return { row: body.sources.find((r) => r.source === source), funnel: body.funnel };
+    };
+    const goodads = await rowOf('goodads');
+    expect(goodads.row).toMatchObject({
+      leads: 2,
+      accepted: 1,
+      held: 1,
+      rejected: 0,
+      topReasons: [{ reason: 'EMAIL_TYPO', leads: 1 }],
+    });
+    const botnet = await rowOf('botnet');
+    expect(botnet.row).toMatchObject({ leads: 3, accepted: 0, held: 1, rejected: 2 });
+    expect(botnet.row?.topReasons).toEqual([
+      { reason: 'BOT_NO_TOKEN', leads: 2 },
+      { reason: 'BOT_UA', leads: 2 },
+      { reason: 'BOT_AUTOMATION', leads: 1 },
+    ]);
+    expect(goodads.funnel.map((f) => f.step)).toEqual([
+      'page_view',
+      'survey_started',
+      'form_submitted',
+      'lead_stored',
+      'lead_accepted',
+      'beneficiary_answered',
+      'state_site_click',
+    ]);
+
+    // A release moves the lead from held to accepted, and the folded rollups say the same.
+    await bed.api('POST', `/api/admin/leads/${typo}/verdict`, { verdict: 'accept' });
+    expect((await rowOf('goodads')).row).toMatchObject({ leads: 2, accepted: 2, held: 0 });
+    await bed.t.app.db.pool.query('select compact_lead_quality_rollups()');
+    expect((await rowOf('goodads')).row).toMatchObject({
+      leads: 2,
+      accepted: 2,
+      held: 0,
+      topReasons: [{ reason: 'EMAIL_TYPO', leads: 1 }],
+    });
+    // A deleted lead leaves the counts.
+    await bed.api('DELETE', `/api/admin/leads/${good}`);
+    expect((await rowOf('goodads')).row).toMatchObject({ leads: 1, accepted: 1 });
+  });
+});

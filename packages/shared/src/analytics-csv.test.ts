@@ -26,6 +26,7 @@ const summary: AnalyticsSummary = {
     { step: 'survey_started', count: 1 },
     { step: 'form_submitted', count: 1 },
     { step: 'lead_stored', count: 1 },
+    { step: 'lead_accepted', count: 1 },
     { step: 'beneficiary_answered', count: 0 },
     { step: 'state_site_click', count: 0 },
   ],
@@ -43,6 +44,10 @@ const summary: AnalyticsSummary = {
       consentingLeads: 3,
       consentRate: 100,
       conversionRate: 50,
+      accepted: 2,
+      held: 1,
+      rejected: 0,
+      topReasons: [{ reason: 'EMAIL_TYPO', leads: 1 }],
     },
   ],
   leadsWithoutVisit: 2,
@@ -67,6 +72,9 @@ describe('analytics CSV (issue 26)', () => {
     expect(lines).toContain('summary,Total Page Views,count,3');
     expect(lines).toContain('daily,2026-11-20,views,3');
     expect(lines).toContain('funnel,Lead stored,visits,1');
+    expect(lines).toContain('funnel,Lead accepted,visits,1');
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",held,1');
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",topReasons,EMAIL_TYPO 1');
     expect(lines).toContain('funnel,Leads without a tracked visit,leads,2');
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",conversionRate,50');
     expect(lines).toContain('deviceType,mobile,visits,2');

@@ -50,6 +50,10 @@ export function analyticsCsv(summary: AnalyticsSummary, query: AnalyticsQueryInp
       ['source', name, 'consentingLeads', s.consentingLeads],
       ['source', name, 'consentRate', s.consentRate ?? ''],
       ['source', name, 'conversionRate', s.conversionRate ?? ''],
+      ['source', name, 'accepted', s.accepted],
+      ['source', name, 'held', s.held],
+      ['source', name, 'rejected', s.rejected],
+      ['source', name, 'topReasons', s.topReasons.map((r) => `${r.reason} ${r.leads}`).join('; ')],
     );
   }
   for (const c of summary.topCountries) rows.push(['country', c.country, 'events', c.count]);

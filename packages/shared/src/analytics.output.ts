@@ -44,7 +44,7 @@ export const analyticsSummarySchema = z.object({
   funnel: z
     .array(z.object({ step: z.enum(FUNNEL_STEPS), count: count() }))
     .describe(
-      'Visits of the range, each counted at every step up to the furthest one it reached: no step exceeds the one before it',
+      'Visits of the range, each counted at every step up to the furthest one it reached: no step exceeds the one before it. lead_accepted (issue 33) counts the visits whose lead was accepted, a part of lead_stored; the steps after it follow on from lead_stored',
     ),
   leadsWithoutVisit: count(
     'Leads of the range whose browser session had no tracked visit (not in the funnel)',
@@ -69,6 +69,12 @@ export const analyticsSummarySchema = z.object({
         .number()
         .nullable()
         .describe('Visits that stored a lead ÷ visits, percent; null without visits'),
+      accepted: count('Leads of the source that lead quality accepted'),
+      held: count('Leads held for review'),
+      rejected: count('Leads rejected'),
+      topReasons: z
+        .array(z.object({ reason: text('A lead-quality reason code'), leads: count() }))
+        .describe('The reasons given most often to the source’s held and rejected leads (up to 3)'),
     }),
   ),
 });

@@ -52,10 +52,20 @@ export const FUNNEL_STEPS = [
   'survey_started',
   'form_submitted',
   'lead_stored',
+  'lead_accepted',
   'beneficiary_answered',
   'state_site_click',
 ] as const;
 export type FunnelStep = (typeof FUNNEL_STEPS)[number];
+
+/**
+ * "Lead accepted" (issue 33) counts the visits whose lead lead quality accepted: a part of "lead stored",
+ * not a step the visitor takes (held and rejected visitors go on exactly as the others), so the steps after
+ * it follow on from "lead stored".
+ */
+export const FUNNEL_PREVIOUS: Partial<Record<FunnelStep, FunnelStep>> = {
+  beneficiary_answered: 'lead_stored',
+};
 
 /** Totals of one period, for the change against the previous period of the same length. */
 export type PeriodTotals = {
@@ -86,6 +96,11 @@ export type SourceRow = {
   consentRate: number | null;
   /** leadVisits ÷ visits (one population, issue 26), percent with one decimal; null without visits. */
   conversionRate: number | null;
+  /** Lead quality (issue 33): the source's leads by verdict, and the reasons most often given. */
+  accepted: number;
+  held: number;
+  rejected: number;
+  topReasons: { reason: string; leads: number }[];
 };
 
 /** One line of a breakdown (device type, browser, operating system): visits. */

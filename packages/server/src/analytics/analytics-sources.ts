@@ -68,6 +68,15 @@ const VISITS: Rollup = {
 };
 const LEAD_COUNTS = ['leads', 'consenting', 'beneficiaries', 'tracked'] as const;
 const LEADS: Rollup = { daily: 'lead_daily_source', monthly: 'lead_monthly_source', counts: LEAD_COUNTS };
+/** Lead quality by source (issue 33): leads by verdict, and accepted leads with a tracked visit. */
+const QUALITY: Rollup = {
+  daily: 'lead_daily_quality',
+  monthly: 'lead_monthly_quality',
+  counts: ['accepted', 'held', 'rejected', 'accepted_tracked'],
+};
+const REASONS: Rollup = { daily: 'lead_daily_reason', monthly: 'lead_monthly_reason', counts: ['leads'] };
+/** The reasons a source's row lists. */
+const TOP_REASONS = 3;
 
 /** A source rollup's counts over `range`, grouped by `keys` (none: one total row). */
 function rollupSql(
@@ -101,6 +110,8 @@ type VisitRow = Record<(typeof VISIT_COUNTS)[number], string>;
 const visitCounts = (row: VisitRow | undefined): VisitCounts =>
   Object.fromEntries(VISIT_COUNTS.map((c) => [c, Number(row?.[c] ?? 0)])) as VisitCounts;
 
+const NO_QUALITY = () => ({ accepted: 0, held: 0, rejected: 0, topReasons: [] });
+
 const percent = (part: number, whole: number) =>
   whole === 0 ? null : Math.round((part / whole) * 1000) / 10;
 const keyOf = (r: { channel: string; source: string; campaign: string }) =>
@@ -115,7 +126,10 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
   const range = { from: q.startDate, to: q.endDate };
   const visitParams = new Params();
   const leadParams = new Params();
-  const [visits, leads] = await Promise.all([
+  const qualityParams = new Params();
+  const reasonParams = new Params();
+  const sourceKeys = ['channel', 'source', 'campaign'];
+  const [visits, leads, quality, reasons] = await Promise.all([
     pool.query<VisitRow & { channel: Channel; source: string; campaign: string }>(
       rollupSql(VISITS, q, range, visitParams, ['channel', 'source', 'campaign']),
       visitParams.values,
@@ -129,6 +143,19 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
       beneficiaries: string;
       tracked: string;
     }>(rollupSql(LEADS, q, range, leadParams, ['channel', 'source', 'campaign']), leadParams.values),
+    pool.query<{
+      channel: Channel;
+      source: string;
+      campaign: string;
+      accepted: string;
+      held: string;
+      rejected: string;
+      accepted_tracked: string;
+    }>(rollupSql(QUALITY, q, range, qualityParams, sourceKeys), qualityParams.values),
+    pool.query<{ channel: Channel; source: string; campaign: string; reason: string; leads: string }>(
+      rollupSql(REASONS, q, range, reasonParams, [...sourceKeys, 'reason']),
+      reasonParams.values,
+    ),
   ]);
 
   const rows = new Map<string, SourceRow>();
@@ -149,6 +176,7 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
       consentingLeads: 0,
       consentRate: null,
       conversionRate: null,
+      ...NO_QUALITY(),
     });
   }
   let leadsWithoutVisit = 0;
@@ -172,12 +200,31 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
         consentingLeads: 0,
         consentRate: null,
         conversionRate: null,
+        ...NO_QUALITY(),
       };
       rows.set(key, row);
     }
     row.leads = Number(l.leads);
     row.leadsWithoutVisit = untracked;
     row.consentingLeads = Number(l.consenting);
+  }
+  // Lead quality (issue 33): every source with leads has a row by now (its leads made it one above).
+  let acceptedTracked = 0;
+  for (const qr of quality.rows) {
+    acceptedTracked += Number(qr.accepted_tracked);
+    const row = rows.get(keyOf(qr));
+    if (!row) continue;
+    row.accepted = Number(qr.accepted);
+    row.held = Number(qr.held);
+    row.rejected = Number(qr.rejected);
+  }
+  const byCount = [...reasons.rows].sort(
+    (a, b) => Number(b.leads) - Number(a.leads) || a.reason.localeCompare(b.reason),
+  );
+  for (const r of byCount) {
+    const row = rows.get(keyOf(r));
+    if (!row || Number(r.leads) <= 0 || row.topReasons.length >= TOP_REASONS) continue;
+    row.topReasons.push({ reason: r.reason, leads: Number(r.leads) });
   }
   for (const row of rows.values()) {
     row.consentRate = percent(row.consentingLeads, row.leads);
@@ -200,6 +247,8 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
     survey_started: total.survey_starts,
     form_submitted: total.form_submits,
     lead_stored: total.lead_visits,
+    // The visits whose lead was accepted: a part of "lead stored" (a visit may store a second lead).
+    lead_accepted: Math.min(acceptedTracked, total.lead_visits),
     beneficiary_answered: total.beneficiary_visits,
     state_site_click: total.state_clicks,
   };

@@ -40,6 +40,7 @@ export function createAnalyticsService(options: {
   const leadRollups = periodicJob(
     async () => {
       await db.pool.query('select compact_lead_source_rollups()');
+      await db.pool.query('select compact_lead_quality_rollups()');
       await db.pool.query('select compact_analytics_rollups()');
     },
     MINUTE_MS,

@@ -18,6 +18,7 @@ import { Migration20261127300000_webhooks } from './Migration20261127300000_webh
 import { Migration20261127500000_email_reports } from './Migration20261127500000_email_reports';
 import { Migration20261128100000_webhook_outbox } from './Migration20261128100000_webhook_outbox';
 import { Migration20261129100000_lead_quality } from './Migration20261129100000_lead_quality';
+import { Migration20261129110000_lead_quality_sources } from './Migration20261129110000_lead_quality_sources';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -55,4 +56,8 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127300000_webhooks', class: Migration20261127300000_webhooks },
   { name: 'Migration20261128100000_webhook_outbox', class: Migration20261128100000_webhook_outbox },
   { name: 'Migration20261129100000_lead_quality', class: Migration20261129100000_lead_quality },
+  {
+    name: 'Migration20261129110000_lead_quality_sources',
+    class: Migration20261129110000_lead_quality_sources,
+  },
 ];

@@ -1,5 +1,5 @@
 import { Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
-import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
+import { type AnalyticsSummary, FUNNEL_PREVIOUS } from '@uf/shared/analytics.schema';
 import { ANALYTICS_TEXTS, FUNNEL_LABELS, formatPercent } from '@uf/shared/analytics-dashboard';
 import { formatCount } from './format';
 
@@ -30,7 +30,15 @@ export function Funnel({
       ) : (
         <Stack gap="sm" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {steps.map((step, i) => {
-            const previous = i === 0 ? null : (steps[i - 1]?.count ?? 0);
+            // A step follows on from the one before it, except where FUNNEL_PREVIOUS names another (the
+            // steps after "lead accepted" follow on from "lead stored", issue 33).
+            const from = FUNNEL_PREVIOUS[step.step];
+            const previous =
+              i === 0
+                ? null
+                : from
+                  ? (steps.find((s) => s.step === from)?.count ?? 0)
+                  : (steps[i - 1]?.count ?? 0);
             const ofFirst = first === 0 ? null : (step.count / first) * 100;
             const ofPrevious = previous === null || previous === 0 ? null : (step.count / previous) * 100;
             return (

@@ -1,6 +1,7 @@
 import { Anchor, Paper, ScrollArea, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import type { AnalyticsSummary, SourceRow } from '@uf/shared/analytics.schema';
 import { ANALYTICS_TEXTS, formatPercent } from '@uf/shared/analytics-dashboard';
+import { isReasonCode, QUALITY_REASONS } from '@uf/shared/quality';
 import { useState } from 'react';
 import { formatCount } from './format';
 
@@ -14,12 +15,15 @@ const NUMERIC: readonly SortKey[] = [
   'leads',
   'consentRate',
   'conversionRate',
+  'accepted',
+  'held',
+  'rejected',
 ];
 const COLUMNS = Object.keys(T.columns) as SortKey[];
 
 function compare(a: SourceRow, b: SourceRow, key: SortKey): number {
-  const x = a[key];
-  const y = b[key];
+  const x = a[key] as string | number | null;
+  const y = b[key] as string | number | null;
   if (typeof x === 'string' && typeof y === 'string') return x.localeCompare(y);
   // No figure (no leads, no visitors) sorts below every figure.
   return (x === null ? -1 : Number(x)) - (y === null ? -1 : Number(y));
@@ -53,7 +57,7 @@ export function SourcesTable({
         </Text>
       ) : (
         <ScrollArea type="auto">
-          <Table striped highlightOnHover miw={840} data-testid="sources-table">
+          <Table striped highlightOnHover miw={1200} data-testid="sources-table">
             <Table.Thead>
               <Table.Tr>
                 {COLUMNS.map((key) => {
@@ -63,7 +67,9 @@ export function SourcesTable({
                       ? T.consentRateHint
                       : key === 'conversionRate'
                         ? T.conversionRateHint
-                        : undefined;
+                        : key === 'accepted' || key === 'held' || key === 'rejected'
+                          ? T.qualityHint
+                          : undefined;
                   return (
                     <Table.Th
                       key={key}
@@ -77,6 +83,9 @@ export function SourcesTable({
                     </Table.Th>
                   );
                 })}
+                <Table.Th title={T.topReasonsHint} fz="sm">
+                  {T.topReasons}
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -101,6 +110,20 @@ export function SourcesTable({
                   <Table.Td ta="right">{formatCount(row.leads)}</Table.Td>
                   <Table.Td ta="right">{formatPercent(row.consentRate)}</Table.Td>
                   <Table.Td ta="right">{formatPercent(row.conversionRate)}</Table.Td>
+                  <Table.Td ta="right">{formatCount(row.accepted)}</Table.Td>
+                  <Table.Td ta="right">{formatCount(row.held)}</Table.Td>
+                  <Table.Td ta="right">{formatCount(row.rejected)}</Table.Td>
+                  <Table.Td fz="xs">
+                    {row.topReasons.map((r, i) => (
+                      <span
+                        key={r.reason}
+                        title={isReasonCode(r.reason) ? QUALITY_REASONS[r.reason].label : undefined}
+                      >
+                        {i > 0 ? ', ' : ''}
+                        {r.reason} ({formatCount(r.leads)})
+                      </span>
+                    ))}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
