@@ -333,6 +333,28 @@ describe('only good leads leave', () => {
     await bed.api('DELETE', `/api/admin/webhooks/${endpoint.id}`);
   });
 
+  it('sends no beneficiary update of a held lead (it was never sent)', async () => {
+    const endpoint = await bed.createEndpoint({ events: ['lead.created', 'lead.beneficiary_updated'] });
+    const res = await bed.submit(visitorLeadBody({ email: 'kim.tran@hotmial.com' }));
+    const id = await submittedId(res);
+    const owner = res.cookies.find((c) => c.name === 'lead_owner')?.value ?? '';
+    const named = await bed.t.app.inject({
+      method: 'PATCH',
+      url: `/api/leads/${id}/beneficiary`,
+      payload: { beneficiary: 'Child' },
+      cookies: { lead_owner: owner },
+    });
+    expect(named.statusCode).toBe(200);
+    // Queued with the update it would be in the outbox, or already fanned out into a delivery.
+    const queued = await bed.t.app.db.pool.query(
+      `select (select count(*) from webhook_event where $1 = any(ids))
+         + (select count(*) from webhook_delivery where lead_id = $1) as n`,
+      [id],
+    );
+    expect(Number(queued.rows[0].n)).toBe(0);
+    await bed.api('DELETE', `/api/admin/webhooks/${endpoint.id}`);
+  });
+
   it('releases and rejects in bulk from the review queue, and refuses a bad verdict', async () => {
     const held = await Promise.all(
       [1, 2, 3].map(async () => submittedId(await bed.submit({ ...visitorLeadBody(), automation: true }))),

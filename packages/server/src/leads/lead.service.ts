@@ -411,12 +411,13 @@ export async function setBeneficiary(
     `with u as (
        update website_lead set beneficiary = $3, updated_at = now()
        where id = $1 and owner_token_hash = $2
-       returning id, state, attribution->>'utm_source' as utm_source, opted_out_at
+       returning id, state, attribution->>'utm_source' as utm_source, opted_out_at, quality_verdict
      )
      select (select count(*)::int from u) as updated,
        webhook_enqueue('lead.beneficiary_updated', 'website', array_agg(id), array_agg(state::text),
          array_agg(utm_source))
-     from u where opted_out_at is null`,
+     -- Only a lead that was sent on gets its update (issue 33: a held or rejected lead went nowhere).
+     from u where opted_out_at is null and quality_verdict = 'accept'`,
     [id, hashToken(ownerToken), beneficiary],
   );
   if (!rows[0]?.updated) throw new AppError(ERROR_CODES.notFound, 'Lead not found');
