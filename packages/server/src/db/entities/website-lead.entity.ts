@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Attribution } from '@uf/shared/attribution';
+import { leadQualityProperties } from './lead-quality.properties';
 
 export const WebsiteLead = defineEntity({
   name: 'WebsiteLead',
@@ -50,16 +51,7 @@ export const WebsiteLead = defineEntity({
     campaign: p.text().nullable(),
     country: p.text().nullable(),
     attribution: p.json<Attribution>().nullable(),
-    // Lead quality (issue 33, ADR 065): the verdict, its reason codes and the signals behind them, who
-    // decided (the rules, or an admin's user name), when, and the rules version in force.
-    qualityVerdict: p.text().default('accept'),
-    qualityReasons: p.array().default([]),
-    qualitySignals: p.json<Record<string, unknown>>().nullable(),
-    qualityDecidedBy: p.text().default('rules'),
-    qualityDecidedAt: p.datetime().nullable(),
-    qualityRulesVersion: p.integer().default(0),
-    /** The phone as E.164 when it parses as a US number: the duplicate look-up's key. */
-    phoneE164: p.text().nullable(),
+    ...leadQualityProperties(),
     /** The mailbox after provider normalisation (Gmail dots and +tags…): the duplicate look-up's key. */
     emailKey: p.text().nullable(),
     /** The nonce of the form token the lead came with: a token serves one lead. */
