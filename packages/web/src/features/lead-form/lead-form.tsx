@@ -92,6 +92,12 @@ const yearOptions = withPlaceholder(
   BIRTH_YEARS.map((y) => ({ value: y, label: y })),
 );
 
+/** A likely typo's correction, once the address is complete. */
+function suggestionFor(email: string | undefined): string | null {
+  const value = email?.trim() ?? '';
+  return EMAIL_PATTERN.test(value) ? suggestEmail(value) : null;
+}
+
 /** 128 random bits as hex (getRandomValues works on plain HTTP too, unlike randomUUID). */
 const randomKey = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -171,10 +177,9 @@ export function LeadForm({
   );
 
   const consentProps = form.getInputProps('consentGiven', { type: 'checkbox' });
-  // Offered once the address is complete (as the server renders it after a refused post, without the app).
-  const emailSuggestion = EMAIL_PATTERN.test(form.values.email.trim())
-    ? suggestEmail(form.values.email.trim())
-    : null;
+  // Issue 33: "Did you mean …?" under the e-mail field, offered when the visitor leaves the field (and on
+  // a page the server rendered after a refused post, without the app), never blocking the submit.
+  const [emailSuggestion, setEmailSuggestion] = useState(() => suggestionFor(initial?.values?.email));
   /**
    * A field's props, validated on blur — except when the blur comes from pressing "Search Now": the
    * message would push the button down between mouse-down and mouse-up, the click would miss it, and
@@ -187,6 +192,7 @@ export function LeadForm({
       // Named, so what was entered before the app started can be found (below) and autofill knows them.
       name: path,
       onBlur: (event: FocusEvent<HTMLElement>) => {
+        if (path === 'email') setEmailSuggestion(suggestionFor((event.target as HTMLInputElement).value));
         if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') === 'submit') return;
         props.onBlur?.(event);
       },
@@ -252,7 +258,10 @@ export function LeadForm({
                   component="button"
                   type="button"
                   size="xs"
-                  onClick={() => form.setFieldValue('email', emailSuggestion)}
+                  onClick={() => {
+                    form.setFieldValue('email', emailSuggestion);
+                    setEmailSuggestion(null);
+                  }}
                 >
                   {emailSuggestion}
                 </Anchor>
