@@ -1,4 +1,5 @@
-import { FUNNEL_PREVIOUS, type FunnelStep } from '@uf/shared/analytics.schema';
+import type { FunnelStep } from '@uf/shared/analytics.schema';
+import { FUNNEL_PREVIOUS } from '@uf/shared/analytics-dashboard';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedAdmin, signIn } from './support/admin';
 import { BROWSER_UA, clearAnalytics, rollupRows } from './support/analytics';

@@ -234,6 +234,13 @@ describe('lead quality without the app (issue 33)', () => {
     expect(tokenIn(legal.body)).toMatch(/^v1\./);
   });
 
+  it('offers "Did you mean …?" under the e-mail field of the form shown again', async () => {
+    const refused = await post(leadFields({ firstName: '', email: 'pat.kim@gmial.com' }));
+    const step = stepOf(refused.body);
+    expect(step).toMatchObject({ step: 'form', emailSuggestion: 'pat.kim@gmail.com' });
+    expect(refused.body).toMatch(/Did you mean[\s\S]{0,400}pat\.kim@gmail\.com/);
+  });
+
   it('judges the posted form by its token, keeps the token through a refused post, and flags the honeypot', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/' });
     const token = tokenIn(page.body) ?? '';

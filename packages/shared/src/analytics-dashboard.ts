@@ -119,6 +119,15 @@ export const DEVICE_TYPE_LABELS: Record<string, string> = {
   unknown: 'Unknown',
 };
 
+/**
+ * "Lead accepted" (issue 33) counts the visits whose lead lead quality accepted: a part of "lead stored",
+ * not a step the visitor takes (held and rejected visitors go on exactly as the others), so the steps after
+ * it follow on from "lead stored".
+ */
+export const FUNNEL_PREVIOUS: Partial<Record<FunnelStep, FunnelStep>> = {
+  beneficiary_answered: 'lead_stored',
+};
+
 /** Funnel step labels (issue 15), in FUNNEL_STEPS order. */
 export const FUNNEL_LABELS: Record<FunnelStep, string> = {
   page_view: 'Page view',

@@ -58,15 +58,6 @@ export const FUNNEL_STEPS = [
 ] as const;
 export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 
-/**
- * "Lead accepted" (issue 33) counts the visits whose lead lead quality accepted: a part of "lead stored",
- * not a step the visitor takes (held and rejected visitors go on exactly as the others), so the steps after
- * it follow on from "lead stored".
- */
-export const FUNNEL_PREVIOUS: Partial<Record<FunnelStep, FunnelStep>> = {
-  beneficiary_answered: 'lead_stored',
-};
-
 /** Totals of one period, for the change against the previous period of the same length. */
 export type PeriodTotals = {
   pageViews: number;

@@ -15,6 +15,8 @@ export type LandingStep =
       alert?: LandingAlert;
       /** The visit's campaign as first posted (the page's own URL has lost its query by then). */
       attribution?: Record<string, string>;
+      /** Issue 33: the correction of a likely e-mail typo ("Did you mean …?"). */
+      emailSuggestion?: string;
     }
   /** The lead is stored: the beneficiary question as a plain form. */
   | { step: 'beneficiary'; leadId: string; state: string | null; alert?: LandingAlert }

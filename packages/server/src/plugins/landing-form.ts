@@ -1,8 +1,9 @@
 import { attributionFromLanding } from '@uf/shared/attribution';
 import { BENEFICIARY_NOT_SPECIFIED } from '@uf/shared/constants';
+import { suggestEmail } from '@uf/shared/email-suggestion';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LANDING_FORM_FIELDS, type LandingAlert, type LandingStep } from '@uf/shared/landing-step';
-import { EMPTY_LEAD_FORM } from '@uf/shared/lead.schema';
+import { EMAIL_PATTERN, EMPTY_LEAD_FORM } from '@uf/shared/lead.schema';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { FORM_TOKEN_FIELD, HONEYPOT_FIELD } from '@uf/shared/quality-fields';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -64,6 +65,13 @@ function attributionOf(req: FastifyRequest, carried: unknown): Record<string, st
   } catch {
     return {};
   }
+}
+
+/** Issue 33: "Did you mean …?" for a likely typo of a major provider, offered on the form shown again. */
+function emailSuggestionOf(email: string | undefined): { emailSuggestion?: string } {
+  const value = email?.trim() ?? '';
+  const suggestion = EMAIL_PATTERN.test(value) ? suggestEmail(value) : null;
+  return suggestion ? { emailSuggestion: suggestion } : {};
 }
 
 function alertFor(code: string, status: number): LandingAlert | undefined {
@@ -160,7 +168,14 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
       return answer(
         reply,
         status,
-        { step: 'form', values, errors, attribution, ...(alert ? { alert } : {}) },
+        {
+          step: 'form',
+          values,
+          errors,
+          attribution,
+          ...(alert ? { alert } : {}),
+          ...emailSuggestionOf(values.email),
+        },
         // Only a token of the right shape is carried into the page; the submit checks it for real.
         /^[\w.-]{1,200}$/.test(text(FORM_TOKEN_FIELD)) ? text(FORM_TOKEN_FIELD) : undefined,
       );

@@ -1,6 +1,11 @@
 import { Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
-import { type AnalyticsSummary, FUNNEL_PREVIOUS } from '@uf/shared/analytics.schema';
-import { ANALYTICS_TEXTS, FUNNEL_LABELS, formatPercent } from '@uf/shared/analytics-dashboard';
+import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
+import {
+  ANALYTICS_TEXTS,
+  FUNNEL_LABELS,
+  FUNNEL_PREVIOUS,
+  formatPercent,
+} from '@uf/shared/analytics-dashboard';
 import { formatCount } from './format';
 
 const T = ANALYTICS_TEXTS.funnel;

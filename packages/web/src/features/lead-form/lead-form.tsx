@@ -3,7 +3,6 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { Link } from '@tanstack/react-router';
 import { CONSENT_TEXT } from '@uf/shared/consent';
 import { BIRTH_DAYS, BIRTH_MONTHS, BIRTH_YEARS } from '@uf/shared/constants';
-import { suggestEmail } from '@uf/shared/email-suggestion';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LANDING_FORM_FIELDS } from '@uf/shared/landing-step';
 import {
@@ -37,6 +36,8 @@ export type LeadFormProps = {
     values: Record<string, string>;
     errors: Record<string, string>;
     attribution?: Record<string, string>;
+    /** The server's "Did you mean …?" for the e-mail entered (issue 33). */
+    emailSuggestion?: string;
   };
   /** The first field's id (the hero's call to action links to it). */
   firstFieldId?: string;
@@ -92,10 +93,15 @@ const yearOptions = withPlaceholder(
   BIRTH_YEARS.map((y) => ({ value: y, label: y })),
 );
 
-/** A likely typo's correction, once the address is complete. */
-function suggestionFor(email: string | undefined): string | null {
-  const value = email?.trim() ?? '';
-  return EMAIL_PATTERN.test(value) ? suggestEmail(value) : null;
+/**
+ * A likely typo's correction, once the address is complete. Its code loads when first needed (the
+ * landing page's first interaction carries none of it).
+ */
+async function suggestionFor(email: string): Promise<string | null> {
+  const value = email.trim();
+  if (!EMAIL_PATTERN.test(value)) return null;
+  const { suggestEmail } = await import('@uf/shared/email-suggestion');
+  return suggestEmail(value);
 }
 
 /** 128 random bits as hex (getRandomValues works on plain HTTP too, unlike randomUUID). */
@@ -179,7 +185,7 @@ export function LeadForm({
   const consentProps = form.getInputProps('consentGiven', { type: 'checkbox' });
   // Issue 33: "Did you mean …?" under the e-mail field, offered when the visitor leaves the field (and on
   // a page the server rendered after a refused post, without the app), never blocking the submit.
-  const [emailSuggestion, setEmailSuggestion] = useState(() => suggestionFor(initial?.values?.email));
+  const [emailSuggestion, setEmailSuggestion] = useState<string | null>(initial?.emailSuggestion ?? null);
   /**
    * A field's props, validated on blur — except when the blur comes from pressing "Search Now": the
    * message would push the button down between mouse-down and mouse-up, the click would miss it, and
@@ -192,7 +198,10 @@ export function LeadForm({
       // Named, so what was entered before the app started can be found (below) and autofill knows them.
       name: path,
       onBlur: (event: FocusEvent<HTMLElement>) => {
-        if (path === 'email') setEmailSuggestion(suggestionFor((event.target as HTMLInputElement).value));
+        if (path === 'email') {
+          const value = (event.target as HTMLInputElement).value;
+          void suggestionFor(value).then(setEmailSuggestion);
+        }
         if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') === 'submit') return;
         props.onBlur?.(event);
       },
