@@ -7,9 +7,9 @@ import { ApiLead } from '../db/entities/api-lead.entity';
 import { ConsentReceipt } from '../db/entities/consent-receipt.entity';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { columnsOf, jsonObjectSql } from '../db/entity-columns';
+import { type LookupAll, outboundAgentFor, outboundUrlProblem } from '../platform/outbound-address';
 import { inTransaction } from '../platform/pg-transaction';
 import { signatureHeader } from './webhook-signing';
-import { guardedLookup, webhookUrlProblem } from './webhook-url';
 
 // One attempt of one webhook delivery (issue 24, ADR 062), run by the job queue. A delivery's id is the
 // `webhook-id` of all its attempts. The body is `{type, timestamp, data}`, where `timestamp` is when the
@@ -153,11 +153,6 @@ type Claimed = {
 
 export type SendResult = { status?: number; excerpt?: string; error?: string; ms: number };
 
-const agents = {
-  http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
-};
-
 /**
  * POSTs `body` once: no redirect is followed, the answer's first RESPONSE_EXCERPT_BYTES are kept and the
  * rest never read (the socket is closed), and the whole exchange ends after `timeoutMs` — a receiver that
@@ -167,12 +162,12 @@ export function postOnce(
   rawUrl: string,
   body: string,
   headers: Record<string, string>,
-  options: { allowPrivateUrls: boolean; timeoutMs: number },
+  options: { allowPrivateUrls: boolean; timeoutMs: number; lookup?: LookupAll },
 ): Promise<SendResult> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
-    const problem = webhookUrlProblem(rawUrl, options.allowPrivateUrls);
+    const problem = outboundUrlProblem(rawUrl, options.allowPrivateUrls);
     if (problem) return resolve({ error: problem, ms: ms() });
     const url = new URL(rawUrl);
     const isHttps = url.protocol === 'https:';
@@ -187,8 +182,8 @@ export function postOnce(
       url,
       {
         method: 'POST',
-        agent: isHttps ? agents.https : agents.http,
-        lookup: guardedLookup(options.allowPrivateUrls) as never,
+        // The outbound guard (ADR 066): the address connected to is checked just before connecting.
+        agent: outboundAgentFor(url, { allowPrivate: options.allowPrivateUrls, lookup: options.lookup }),
         headers: {
           ...headers,
           'content-type': 'application/json',
