@@ -20,6 +20,7 @@ import { landingFormPlugin } from './plugins/landing-form';
 import { metricsEndpointPlugin } from './plugins/metrics-endpoint';
 import { openApiPlugin } from './plugins/openapi';
 import { originCheckPlugin } from './plugins/origin-check';
+import { secureCookiesPlugin } from './plugins/secure-cookies';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { sessionPlugin } from './plugins/session';
 import { spaPlugin } from './plugins/spa';
@@ -239,6 +240,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     trustedFormEnabled: config.trustedFormEnabled,
   });
   await app.register(originCheckPlugin);
+  await app.register(secureCookiesPlugin, { cookieSecure: config.cookieSecure });
 
   const services = createServices(
     db,

@@ -3,6 +3,7 @@ import { withConsentEvidence } from '@uf/shared/consent-evidence.schema';
 import { beneficiaryOutputSchema, idOutputSchema, publicLeadOutputSchema } from '@uf/shared/lead.output';
 import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } from '@uf/shared/lead.schema';
 import * as leads from '../leads/lead.service';
+import { isSecureCookie } from '../plugins/secure-cookies';
 import { clientIp, hasGpcSignal, headerValue, pageUrlOf, userAgent } from './request-meta';
 import { anonymousProcedure, mutationOf, operation, restAt, router } from './trpc';
 
@@ -46,7 +47,7 @@ export function submitLeadOperation(supportEmail: string) {
     ctx.reply.setCookie(LEAD_OWNER_COOKIE, ownerToken, {
       httpOnly: true,
       sameSite: 'strict',
-      secure: ctx.config.cookieSecure,
+      secure: isSecureCookie(ctx.req, ctx.config.cookieSecure),
       // The whole site: the landing form posted without the app (POST /) proves ownership too (ADR 057).
       path: '/',
       maxAge: 60 * 60 * 24,
