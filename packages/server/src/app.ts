@@ -300,7 +300,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
 
   // /healthz: the process and what it runs (the embedded PostgreSQL) are alive — 503 while the embedded
   // database is being restarted. /readyz: this instance can serve now — the database answered within 1 s,
-  // writes are not failing, the server is not stopping; it answers within ~1 s whatever happens (ADR 056).
+  // no writer's writes are failing or stalled (it names which), the server is not stopping; it answers within ~1 s whatever happens (ADR 056).
   app.get('/healthz', async (_req, reply) => {
     const embedded = db.health.embeddedState;
     if (embedded && embedded !== 'running') {
@@ -314,11 +314,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     const problem =
       db.health.embeddedState && db.health.embeddedState !== 'running'
         ? `embedded PostgreSQL ${db.health.embeddedState}`
-        : db.health.writesFailing
-          ? 'database writes failing'
-          : (await db.isReady(1_000))
-            ? undefined
-            : 'database unavailable';
+        : (db.health.writeProblem ?? ((await db.isReady(1_000)) ? undefined : 'database unavailable'));
     return reply.code(problem ? 503 : 200).send({ status: problem ?? 'ready' } satisfies Readiness);
   });
   await app.register(metricsEndpointPlugin, { token: config.metricsToken });

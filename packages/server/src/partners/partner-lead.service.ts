@@ -124,6 +124,7 @@ export function createPartnerLeadWriter(
 ) {
   const committer = databaseCommitter<PartnerRow>({
     pool,
+    name: 'partner leads',
     write: (rows) => writePartnerLeads(pool, rows, outboxWritten),
     busyMessage: 'Too many leads right now. Please try again.',
     maxBatch: 100,
