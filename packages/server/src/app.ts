@@ -214,6 +214,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       return reply.code(status).send(body);
     }
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    // The client went away before its request was read in full (a closed tab, a proxy giving up): a
+    // reset socket, not a database that is away (issue 38). Said as such; nobody is left to answer.
+    if (err.code === 'ECONNRESET' && (req.raw.readableAborted || req.raw.socket?.destroyed)) {
+      req.log.warn({ code: err.code }, 'client aborted the request before it was read in full');
+      return reply.code(400).send({ error: ERROR_CODES.validation, message: 'The request was aborted.' });
+    }
     const mapped = toErrorResponse(err);
     if (mapped.status === 503) {
       req.log.warn({ err }, 'database unavailable');
@@ -250,6 +256,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     { clock: options.clock, warn: (msg, detail) => app.log.warn(detail ?? {}, msg) },
   );
   app.decorate('emailReports', services.emailReports);
+  let webhookWorker: Awaited<ReturnType<typeof startWebhookWorker>> | undefined;
+  // onClose hooks run in reverse order. Registered after the database's hook and before the group
+  // commits' one (issue 38): the last batches are written (and wake the fan-out), then the fan-out and the
+  // job queue's workers stop — attempts finished or cut short, fetched jobs handed back — and only then do
+  // the pools close.
+  app.addHook('onClose', async () => {
+    await services.webhookOutbox.stop();
+    await webhookWorker?.stop();
+  });
   // Registered after the database's hook, so it runs first (LIFO): queued analytics events, lead
   // submissions and partner leads are written before the pool closes.
   app.addHook('onClose', async () => {
@@ -270,7 +285,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   // WEBHOOKS_CONCURRENCY=0 leaves them to other replicas. While this process is busy serving, its
   // attempts are paced: the lead routes keep the machine during a surge.
   const serving = config.webhooksConcurrency === 0 ? undefined : servingLoad(app.server, BUSY_REQUESTS);
-  const webhookWorker =
+  webhookWorker =
     serving === undefined
       ? undefined
       : await startWebhookWorker({
@@ -292,8 +307,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
             app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),
         });
   if (webhookWorker) services.webhookOutbox.fanOutLocally(webhookWorker.fanOut);
-  // Stops taking jobs and lets attempts in flight finish; a job cut short is taken again after its lease.
-  app.addHook('onClose', async () => webhookWorker?.stop());
   const operations = createOperations({ supportEmail: config.supportEmail });
   const appRouter = createAppRouter({ supportEmail: config.supportEmail }, operations);
   const createContext = createContextFactory(config, services);

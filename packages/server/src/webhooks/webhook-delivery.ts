@@ -32,6 +32,8 @@ export type DeliveryOptions = {
   retrySchedule: readonly number[];
   timeoutMs?: number;
   onError?(err: unknown): void;
+  /** Aborted when the process stops: an attempt still waiting for its answer ends at once. */
+  signal?: AbortSignal;
   /** An endpoint was just disabled (410, failing for days): tell the admins. Must not throw. */
   onEndpointDisabled?(endpoint: { url: string; reason: string }): Promise<unknown> | undefined;
 };
@@ -162,7 +164,7 @@ export function postOnce(
   rawUrl: string,
   body: string,
   headers: Record<string, string>,
-  options: { allowPrivateUrls: boolean; timeoutMs: number; lookup?: LookupAll },
+  options: { allowPrivateUrls: boolean; timeoutMs: number; lookup?: LookupAll; signal?: AbortSignal },
 ): Promise<SendResult> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
@@ -219,6 +221,14 @@ export function postOnce(
       finish({ error: `no answer within ${options.timeoutMs / 1000} s` });
       req.destroy();
     }, options.timeoutMs);
+    options.signal?.addEventListener(
+      'abort',
+      () => {
+        finish({ error: 'cut short: the server was stopping' });
+        req.destroy();
+      },
+      { once: true },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => finish({ error: err.message || String(err.code) }));
     req.end(body);
   });
@@ -342,7 +352,11 @@ export async function runDeliveryAttempt(pool: Pool, id: string, options: Delive
       'webhook-signature': signatureHeader(secrets, d.id, timestamp, body),
       'user-agent': 'unclaimed-funds-webhooks/1',
     },
-    { allowPrivateUrls: options.allowPrivateUrls, timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS },
+    {
+      allowPrivateUrls: options.allowPrivateUrls,
+      timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+      signal: options.signal,
+    },
   );
   const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
   if (ok) return record('delivered', result, null);
