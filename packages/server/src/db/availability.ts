@@ -55,7 +55,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 /** Seconds a client is asked to wait before trying again (Retry-After of every 503). */
 export const RETRY_AFTER_SECONDS = 2;
 
-type WriterState = { lastFailureAt: number; lastSuccessAt: number; running: Set<number> };
+/** A writer's record: its last failure and success, and the start (performance.now()) of each write running. */
+type WriterState = { lastFailureAt: number; lastSuccessAt: number; running: Set<{ startedAt: number }> };
 
 /**
  * What /readyz and /healthz report about the database besides a live query: whether writes have been
@@ -90,8 +91,7 @@ export class DatabaseHealth {
   /** A write of `writer` starts; the function returned records how it ended. */
   writeStarted(writer: string): (ok: boolean, err?: unknown) => void {
     const state = this.writer(writer);
-    // A token per write (two writes may start within the same millisecond).
-    const token = performance.now() + Math.random() / 1e6;
+    const token = { startedAt: performance.now() };
     state.running.add(token);
     return (ok, err) => {
       state.running.delete(token);
@@ -113,7 +113,7 @@ export class DatabaseHealth {
     for (const [name, w] of this.writers) {
       if (w.lastFailureAt > w.lastSuccessAt && now - w.lastFailureAt < this.failingWindowMs)
         failing.push(name);
-      else if ([...w.running].some((started) => started < stallStart)) stalled.push(name);
+      else if ([...w.running].some((write) => write.startedAt < stallStart)) stalled.push(name);
     }
     if (failing.length) return `database writes failing: ${failing.join(', ')}`;
     if (stalled.length) return `database writes stalled: ${stalled.join(', ')}`;
