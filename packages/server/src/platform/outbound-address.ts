@@ -9,8 +9,8 @@ import { isIP } from 'node:net';
 // - when a URL is saved: the scheme, no credentials, and a host name normalised (case, one trailing dot)
 //   before it is compared, so `LOCALHOST.` is `localhost` and `[fec0::1]` is a site-local address;
 // - when connecting: the agent resolves the host itself (an IP literal resolves to itself) and refuses
-//   the connection unless every address is public, then connects to the checked address — never to a
-//   name resolved again — so DNS rebinding and literals saved before a rule existed are caught alike;
+//   the connection unless every address is public, then connects to the checked addresses only — never
+//   to a name resolved again — so DNS rebinding and literals saved before a rule existed are caught alike;
 // - redirects are never followed (Node's http does not; callers must not add it).
 
 /** A refused range: what an admin reads when an address is refused. */
@@ -196,7 +196,7 @@ type Created = (err: Error | null, stream: import('node:stream').Duplex) => void
 
 /**
  * Resolves the host (an IP literal to itself), refuses it unless every address is allowed, and connects
- * to the first one checked: the address connected to is always one this guard passed.
+ * to the checked addresses: the address connected to is always one this guard passed.
  */
 function guardedConnect(
   options: OutboundOptions,
@@ -222,9 +222,18 @@ function guardedConnect(
         }
       }
     }
+    // The connection is given the checked answers instead of a resolver: it tries them in turn (Node's
+    // happy eyeballs, for a receiver whose IPv6 route is down) and can reach no other address. An IP
+    // literal is connected to as it is — it was its own answer.
+    const checked: LookupAddress[] = addresses;
+    const replay = (
+      _host: string,
+      lookupOptions: { all?: boolean },
+      callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+    ) => (lookupOptions?.all ? callback(null, checked) : callback(null, first.address, first.family));
     let socket: import('node:stream').Duplex | null | undefined;
     try {
-      socket = connect({ ...connectOptions, host: first.address, family: first.family });
+      socket = connect({ ...connectOptions, lookup: replay as never });
     } catch (e) {
       return fail(e as Error);
     }
