@@ -17,6 +17,8 @@ ARG PNPM_VERSION=12.21.0
 WORKDIR /app
 # Manifests first, so the dependency layer is reused until the lockfile or a manifest changes.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+# A fix of a dependency that pnpm applies at install (patchedDependencies in pnpm-workspace.yaml).
+COPY patches patches
 COPY packages/shared/package.json packages/shared/
 COPY packages/server/package.json packages/server/
 COPY packages/web/package.json packages/web/

@@ -1,5 +1,6 @@
 // The fault-and-attack probe of issue 22 (ADR 056), rerunnable after a build:
-//   node bench/faults-probe.mjs [sigterm|kill9|pgkill|fuzz|slow|all]   (needs DATABASE_URL, except pgkill)
+//   node bench/faults-probe.mjs [sigterm|kill9|pgkill|fuzz|slow|lock|all]   (needs DATABASE_URL, except pgkill)
+//   node bench/faults-probe.mjs lock|stopbacklog
 // Each part starts the built server (ports PROBE_PORT, default 4210 and up), loads it and prints counts:
 // - sigterm: SIGTERM under submission load — acknowledged, stored, lost, 503s, resets (sent, no answer),
 //   refused connections (after the listener closed).
@@ -8,6 +9,10 @@
 // - pgkill: kill -9 of the embedded PostgreSQL under load (no DATABASE_URL) — statuses while it restarts.
 // - fuzz: malformed requests of every kind — the count of 5xx answers (must be 0).
 // - slow: 200 connections sending their body at 1 byte/s — how many are cut, and when.
+// - lock: the leads table locked for 30 s under submission load with analytics events beside it (issue
+//   38) — the slowest answer to a lead request and its status, and what /readyz said meanwhile.
+// - stopbacklog: SIGTERM while two webhook endpoints (a receiver on 127.0.0.1 answering in 100 ms) have
+//   a backlog of deliveries (issue 38) — error lines in the log, jobs left locked, deliveries left pending.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -384,6 +389,147 @@ async function slow() {
   };
 }
 
+async function lock() {
+  const db = await freshDatabase();
+  const port = PORT + 60;
+  const s = startServer({ DATABASE_URL: db.url }, port);
+  await s.ready;
+  const locker = new pg.Client({ connectionString: db.url });
+  await locker.connect();
+  await locker.query('begin');
+  await locker.query('lock table website_lead in access exclusive mode');
+  const lockedAt = Date.now();
+  const answers = [];
+  const readiness = {};
+  const analytics = {};
+  let running = true;
+  const loops = Array.from({ length: 8 }, async () => {
+    while (running) {
+      const started = Date.now();
+      const res = await fetch(`${s.url}/api/submit-search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(lead()),
+      });
+      await res.arrayBuffer();
+      answers.push({
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        ms: Date.now() - started,
+      });
+    }
+  });
+  const watch = (async () => {
+    while (running) {
+      const ready = await fetch(`${s.url}/readyz`);
+      const key = `${ready.status} ${(await ready.json()).status}`;
+      readiness[key] = (readiness[key] ?? 0) + 1;
+      const track = await fetch(`${s.url}/api/analytics/track`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent':
+            'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36',
+        },
+        body: JSON.stringify({
+          eventType: 'page_view',
+          page: 'home',
+          referrer: 'direct',
+          sessionId: 'probe',
+        }),
+      });
+      analytics[track.status] = (analytics[track.status] ?? 0) + 1;
+      await sleep(500);
+    }
+  })();
+  await sleep(30_000);
+  await locker.query('rollback');
+  const heldS = (Date.now() - lockedAt) / 1000;
+  running = false;
+  await Promise.all([...loops, watch]);
+  await locker.end();
+  const after = (await fetch(`${s.url}/readyz`)).status;
+  s.child.kill('SIGTERM');
+  await s.exited;
+  await db.drop();
+  const statuses = {};
+  for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+  const refused = answers.filter((a) => a.status === 503);
+  return {
+    lockHeldSeconds: heldS,
+    budgetSeconds: 20,
+    leadRequests: answers.length,
+    statuses,
+    slowest503Ms: Math.max(...refused.map((a) => a.ms)),
+    without503RetryAfter: refused.filter((a) => !a.retryAfter).length,
+    readyzDuringLock: readiness,
+    analyticsDuringLock: analytics,
+    readyzAfter: after,
+  };
+}
+
+async function stopbacklog() {
+  const { createServer } = await import('node:http');
+  let received = 0;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received += 1;
+      setTimeout(() => res.end('ok'), 100);
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hook = `http://127.0.0.1:${receiver.address().port}`;
+  const db = await freshDatabase();
+  const port = PORT + 70;
+  const s = startServer(
+    { DATABASE_URL: db.url, LOG_LEVEL: 'info', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' },
+    port,
+  );
+  await s.ready;
+  for (const path of ['/a', '/b']) {
+    await runSql(
+      db.url,
+      `insert into webhook_endpoint (id, url, events, secret) values (gen_random_uuid(), '${hook}${path}', '{lead.created}', 'whsec_' || encode(decode(md5(random()::text) || md5(random()::text), 'hex'), 'base64'))`,
+    );
+  }
+  const l = load(s.url, 16);
+  while (l.r.acked.length < 1000) await sleep(100);
+  await l.stop();
+  while (received < 100) await sleep(50);
+  s.child.kill('SIGTERM');
+  const exit = await s.exited;
+  receiver.close();
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  const { rows } = await c.query(
+    `select (select count(*)::int from graphile_worker._private_jobs where locked_at is not null) as locked,
+       (select count(*)::int from webhook_delivery where state = 'pending') as pending,
+       (select count(*)::int from webhook_delivery d where d.state = 'pending' and d.id::text not in (
+          select payload->>'id' from graphile_worker._private_jobs where payload->>'id' is not null)) as "pendingWithoutJob",
+       (select count(*)::int from webhook_event) as outbox`,
+  );
+  await c.end();
+  await db.drop();
+  const lines = s.output().split('\n').filter(Boolean);
+  const errors = lines.filter((line) => {
+    try {
+      return JSON.parse(line).level >= 50;
+    } catch {
+      return /error/i.test(line);
+    }
+  });
+  return {
+    exit,
+    acknowledgedLeads: l.r.acked.length,
+    deliveredBeforeStop: received,
+    ...rows[0],
+    errorLines: errors.length,
+    errors: errors.slice(0, 5),
+    warnLines: lines.filter((line) => line.includes('"level":40')).length,
+  };
+}
+
 const part = process.argv[2] ?? 'all';
 const out = {};
 if (part === 'sigterm' || part === 'all')
@@ -392,5 +538,7 @@ if (part === 'kill9' || part === 'all') out.kill9 = [await kill9(0), await kill9
 if (part === 'pgkill' || part === 'all') out.pgkill = await pgkill();
 if (part === 'fuzz' || part === 'all') out.fuzz = await fuzz();
 if (part === 'slow' || part === 'all') out.slow = await slow();
+if (part === 'lock' || part === 'all') out.lock = await lock();
+if (part === 'stopbacklog' || part === 'all') out.stopbacklog = await stopbacklog();
 console.info(JSON.stringify(out, null, 2));
 process.exit(0);

@@ -20,6 +20,7 @@ import { landingFormPlugin } from './plugins/landing-form';
 import { metricsEndpointPlugin } from './plugins/metrics-endpoint';
 import { openApiPlugin } from './plugins/openapi';
 import { originCheckPlugin } from './plugins/origin-check';
+import { secureCookiesPlugin } from './plugins/secure-cookies';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { sessionPlugin } from './plugins/session';
 import { spaPlugin } from './plugins/spa';
@@ -213,6 +214,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       return reply.code(status).send(body);
     }
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    // The client went away before its request was read in full (a closed tab, a proxy giving up): a
+    // reset socket, not a database that is away (issue 38). Said as such; nobody is left to answer.
+    if (err.code === 'ECONNRESET' && (req.raw.readableAborted || req.raw.socket?.destroyed)) {
+      req.log.warn({ code: err.code }, 'client aborted the request before it was read in full');
+      return reply.code(400).send({ error: ERROR_CODES.validation, message: 'The request was aborted.' });
+    }
     const mapped = toErrorResponse(err);
     if (mapped.status === 503) {
       req.log.warn({ err }, 'database unavailable');
@@ -239,6 +246,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     trustedFormEnabled: config.trustedFormEnabled,
   });
   await app.register(originCheckPlugin);
+  await app.register(secureCookiesPlugin, { cookieSecure: config.cookieSecure });
 
   const services = createServices(
     db,
@@ -248,6 +256,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     { clock: options.clock, warn: (msg, detail) => app.log.warn(detail ?? {}, msg) },
   );
   app.decorate('emailReports', services.emailReports);
+  let webhookWorker: Awaited<ReturnType<typeof startWebhookWorker>> | undefined;
+  // onClose hooks run in reverse order. Registered after the database's hook and before the group
+  // commits' one (issue 38): the last batches are written (and wake the fan-out), then the fan-out and the
+  // job queue's workers stop — attempts finished or cut short, fetched jobs handed back — and only then do
+  // the pools close.
+  app.addHook('onClose', async () => {
+    await services.webhookOutbox.stop();
+    await webhookWorker?.stop();
+  });
   // Registered after the database's hook, so it runs first (LIFO): queued analytics events, lead
   // submissions and partner leads are written before the pool closes.
   app.addHook('onClose', async () => {
@@ -268,7 +285,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   // WEBHOOKS_CONCURRENCY=0 leaves them to other replicas. While this process is busy serving, its
   // attempts are paced: the lead routes keep the machine during a surge.
   const serving = config.webhooksConcurrency === 0 ? undefined : servingLoad(app.server, BUSY_REQUESTS);
-  const webhookWorker =
+  webhookWorker =
     serving === undefined
       ? undefined
       : await startWebhookWorker({
@@ -290,15 +307,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
             app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),
         });
   if (webhookWorker) services.webhookOutbox.fanOutLocally(webhookWorker.fanOut);
-  // Stops taking jobs and lets attempts in flight finish; a job cut short is taken again after its lease.
-  app.addHook('onClose', async () => webhookWorker?.stop());
   const operations = createOperations({ supportEmail: config.supportEmail });
   const appRouter = createAppRouter({ supportEmail: config.supportEmail }, operations);
   const createContext = createContextFactory(config, services);
 
   // /healthz: the process and what it runs (the embedded PostgreSQL) are alive — 503 while the embedded
   // database is being restarted. /readyz: this instance can serve now — the database answered within 1 s,
-  // writes are not failing, the server is not stopping; it answers within ~1 s whatever happens (ADR 056).
+  // no writer's writes are failing or stalled (it names which), the server is not stopping; it answers within ~1 s whatever happens (ADR 056).
   app.get('/healthz', async (_req, reply) => {
     const embedded = db.health.embeddedState;
     if (embedded && embedded !== 'running') {
@@ -312,11 +327,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     const problem =
       db.health.embeddedState && db.health.embeddedState !== 'running'
         ? `embedded PostgreSQL ${db.health.embeddedState}`
-        : db.health.writesFailing
-          ? 'database writes failing'
-          : (await db.isReady(1_000))
-            ? undefined
-            : 'database unavailable';
+        : (db.health.writeProblem ?? ((await db.isReady(1_000)) ? undefined : 'database unavailable'));
     return reply.code(problem ? 503 : 200).send({ status: problem ?? 'ready' } satisfies Readiness);
   });
   await app.register(metricsEndpointPlugin, { token: config.metricsToken });

@@ -1,55 +1,13 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { seedAdmin, signIn } from './support/admin';
 import { insertApiLead, insertWebsiteLead } from './support/leads';
+import { REFUSED, startSink } from './support/smtp-sink';
 import { startTestApp, type TestApp } from './support/test-app';
 
 // Issue 24 part 6 (ADR 063): e-mail reports and alerts against a local SMTP sink (smtp-server on
 // 127.0.0.1). The scheduler does not run by itself here: each test passes the instant to runDue().
-
-type Received = { from: string; to: string[]; raw: string };
-const REFUSED = 'refused@example.com';
-
-function startSink() {
-  const inbox: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (address.address === REFUSED) {
-        const err = Object.assign(new Error('5.1.1 mailbox unavailable'), { responseCode: 550 });
-        return callback(err);
-      }
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        inbox.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          // Quoted-printable soft line breaks joined back, so figures read as written.
-          raw: Buffer.concat(chunks).toString('utf8').replace(/=\r\n/g, ''),
-        });
-        callback();
-      });
-    },
-  });
-  return new Promise<{ inbox: Received[]; port: number; close(): Promise<void> }>((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      resolve({
-        inbox,
-        port: (server.server.address() as AddressInfo).port,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      });
-    });
-  });
-}
 
 const header = (raw: string, name: string) =>
   new RegExp(`^${name}: (.*)$`, 'mi').exec(raw.split('\r\n\r\n')[0] ?? '')?.[1]?.trim();

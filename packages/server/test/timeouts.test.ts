@@ -124,7 +124,9 @@ describe('a database that is slow, locked or gone', () => {
       }
       const ready = await readyz();
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ status: 'database writes failing' });
+      expect(((await ready.json()) as { status: string }).status).toMatch(
+        /^database writes (failing|stalled): website leads$/,
+      );
     } finally {
       await locker.query('rollback');
       await locker.end();

@@ -10,10 +10,12 @@ import { LOGIN_LIMITS } from './admin-auth.service';
 import { endOtherSessions, endSession, listSessions } from './admin-sessions.service';
 import {
   acceptTotp,
+  checkSecondFactor,
   clearTwoFactor,
   countRecoveryCodes,
   newTotpSecret,
   replaceRecoveryCodes,
+  type SecondFactorAlert,
   totpStepOf,
   useRecoveryCode,
   wrongCode,
@@ -33,6 +35,8 @@ export type AccountDeps = {
   /** log2 of scrypt's N for new password hashes (ADMIN_PASSWORD_SCRYPT_LOG_N). */
   scryptLogN: number;
   requireTwoFactor: boolean;
+  /** Tells the admin when wrong codes lock their second factor (an e-mail when SMTP is set). */
+  secondFactorAlert?: SecondFactorAlert;
 };
 
 async function load(d: AccountDeps) {
@@ -102,14 +106,26 @@ export async function confirmTotpEnrolment(
   return { answer: { recoveryCodes }, session: { kind: 'update', fields: { mustEnrolTwoFactor: false } } };
 }
 
-/** A TOTP code, or one of the recovery codes (a lost phone must not keep two-factor on forever). */
-async function checkCode(d: AccountDeps, code: string): Promise<boolean> {
+/**
+ * A TOTP code, or one of the recovery codes (a lost phone must not keep two-factor on forever), behind
+ * the account's second-factor limit like the sign-in's code step (ADR 066): a stolen session guesses no
+ * faster here.
+ */
+async function checkCode(d: AccountDeps, code: string, recoveryAllowed = true): Promise<boolean> {
   const digits = code.replace(/\s+/g, '');
-  if (/^\d{6}$/.test(digits)) return acceptTotp(d.pool, d.admin.id, digits);
-  const left = await useRecoveryCode(d.pool, d.admin.id, code);
-  if (left === null) return false;
-  await audit(d, 'admin.recovery_code_used', { remaining: left });
-  return true;
+  let left: number | null = null;
+  const passed = await checkSecondFactor(
+    { pool: d.pool, alert: d.secondFactorAlert },
+    { adminId: d.admin.id, username: d.admin.username, ip: d.ip },
+    async () => {
+      if (/^\d{6}$/.test(digits)) return acceptTotp(d.pool, d.admin.id, digits);
+      if (!recoveryAllowed) return false;
+      left = await useRecoveryCode(d.pool, d.admin.id, code);
+      return left !== null;
+    },
+  );
+  if (passed && left !== null) await audit(d, 'admin.recovery_code_used', { remaining: left });
+  return passed;
 }
 
 /** Turns two-factor off; with ADMIN_REQUIRE_2FA the session must enrol again. */
@@ -135,7 +151,7 @@ export async function regenerateRecoveryCodes(d: AccountDeps, input: { code: str
   const user = await load(d);
   if (!user.totpSecret) throw new AppError(ERROR_CODES.conflict, 'Two-factor sign-in is not on.');
   await limitAttempt(d);
-  if (!(await acceptTotp(d.pool, user.id, input.code))) throw wrongCode('code', 'That code is not right.');
+  if (!(await checkCode(d, input.code, false))) throw wrongCode('code', 'That code is not right.');
   const recoveryCodes = await replaceRecoveryCodes(d.pool, user.id);
   await audit(d, 'admin.recovery_codes_regenerated');
   return { recoveryCodes };

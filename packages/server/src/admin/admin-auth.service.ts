@@ -4,8 +4,13 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
 import { AppError, rateLimitedError } from '../errors';
 import type { Outcome, SignedInSession } from '../platform/outcome';
-import { countRateLimit, hitRateLimit, resetRateLimit } from '../platform/rate-limit.service';
-import { acceptTotp, useRecoveryCode } from './admin-two-factor.service';
+import { hitRateLimit, peekRateLimit, resetRateLimit } from '../platform/rate-limit.service';
+import {
+  acceptTotp,
+  checkSecondFactor,
+  type SecondFactorAlert,
+  useRecoveryCode,
+} from './admin-two-factor.service';
 import { authenticate, rehashIfNeeded } from './admin-user.service';
 import { recordAudit } from './audit.service';
 
@@ -18,6 +23,7 @@ import { recordAudit } from './audit.service';
  * - per account, across addresses: only failures count, and they only slow sign-in down (an exponential
  *   delay before the password check, capped), never refuse it — so the right password from an address
  *   that has not failed always gets in.
+ * The second factor has a limit of its own, per account across addresses (SECOND_FACTOR_LIMITS, ADR 066).
  */
 export const LOGIN_LIMITS = {
   windowSeconds: 15 * 60,
@@ -53,6 +59,8 @@ export async function signIn(
     requireTwoFactor: boolean;
     /** Attempts allowed from one address in the window (ADMIN_SIGN_IN_LIMIT_PER_ADDRESS). */
     perClientLimit?: number;
+    /** Tells the admin when wrong codes lock their second factor (an e-mail when SMTP is set). */
+    secondFactorAlert?: SecondFactorAlert;
   },
   input: { username: string; password: string; totp?: string; recoveryCode?: string },
 ): Promise<Outcome<{ username: string } | { username: string; twoFactorSetupRequired: true }>> {
@@ -75,7 +83,7 @@ export async function signIn(
       wait,
     );
   }
-  const delay = accountDelayMs(await countRateLimit(deps.pool, accountKey, windowSeconds));
+  const delay = accountDelayMs((await peekRateLimit(deps.pool, accountKey, windowSeconds)).count);
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   const failed = async (
     action: 'admin.sign_in_failed' | 'admin.sign_in_second_step_failed',
@@ -101,10 +109,16 @@ export async function signIn(
         'Enter the 6-digit code from your authenticator app, or a recovery code.',
       );
     }
-    const recoveryLeft = input.totp
-      ? undefined
-      : await useRecoveryCode(deps.pool, admin.id, input.recoveryCode ?? '');
-    const passed = input.totp ? await acceptTotp(deps.pool, admin.id, input.totp) : recoveryLeft !== null;
+    let recoveryLeft: number | null | undefined;
+    const passed = await checkSecondFactor(
+      { pool: deps.pool, alert: deps.secondFactorAlert },
+      { adminId: admin.id, username: admin.username, ip },
+      async () => {
+        if (input.totp) return acceptTotp(deps.pool, admin.id, input.totp);
+        recoveryLeft = await useRecoveryCode(deps.pool, admin.id, input.recoveryCode ?? '');
+        return recoveryLeft !== null;
+      },
+    );
     if (!passed) {
       await failed('admin.sign_in_second_step_failed', admin.username);
       throw new AppError(ERROR_CODES.unauthorized, 'Invalid two-factor code');

@@ -1,8 +1,11 @@
 import { createHash, randomInt } from 'node:crypto';
+import { usernameKey } from '@uf/shared/admin.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { Secret, TOTP } from 'otpauth';
 import type { Pool } from 'pg';
-import { AppError } from '../errors';
+import { AppError, rateLimitedError } from '../errors';
+import { hitRateLimit, refundRateLimit } from '../platform/rate-limit.service';
+import { recordAudit } from './audit.service';
 
 // TOTP two-factor sign-in (RFC 6238: SHA-1, 6 digits, 30-second steps, one step either side) and single-use
 // recovery codes (issue 25, ADR 058). Knows nothing of HTTP; the account and sign-in services call it.
@@ -116,4 +119,59 @@ export async function clearTwoFactor(pool: Pool, adminId: string): Promise<void>
 
 export function wrongCode(field: string, message: string): AppError {
   return new AppError(ERROR_CODES.validation, message, [{ field, message }]);
+}
+
+/**
+ * The second factor's own limit, per account across every address (issue 38, ADR 066): the per-address
+ * limits alone let 30 addresses try 300 codes. After `failures` wrong codes (TOTP or recovery) in the
+ * window the code step answers 429 to every address until the window ends, the right code included.
+ * Only someone who knows the password reaches this step, so a stranger cannot lock the admin out; the
+ * password step itself keeps the limits of ADR 056.
+ */
+export const SECOND_FACTOR_LIMITS = { failures: 5, windowSeconds: 15 * 60 };
+
+/** Tells the admin their code step was locked (an e-mail when SMTP is set). Must not throw. */
+export type SecondFactorAlert = (input: {
+  adminId: string;
+  username: string;
+  ip: string;
+  failures: number;
+  retryAfterSeconds: number;
+}) => Promise<unknown>;
+
+/**
+ * Runs `check` (does the code pass?) behind the account's second-factor limit. Each attempt reserves its
+ * place in the count before the code is checked, so a burst of parallel guesses gets no more tries than
+ * a sequence; a code that passes gives its place back. The wrong code that reaches the limit is audited
+ * (`admin.second_factor_locked`) and the admin alerted.
+ */
+export async function checkSecondFactor(
+  deps: { pool: Pool; alert?: SecondFactorAlert },
+  who: { adminId: string; username: string; ip: string },
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const { failures, windowSeconds } = SECOND_FACTOR_LIMITS;
+  const key = `second-factor:${usernameKey(who.username)}`;
+  const hit = await hitRateLimit(deps.pool, key, failures, windowSeconds);
+  if (!hit.allowed) {
+    throw rateLimitedError(
+      `Too many wrong codes for this account. Please try again in ${Math.ceil(hit.retryAfterSeconds / 60)} minute(s).`,
+      hit.retryAfterSeconds,
+    );
+  }
+  if (await check()) {
+    await refundRateLimit(deps.pool, key);
+    return true;
+  }
+  if (hit.count === failures) {
+    await recordAudit(deps.pool, {
+      actor: who.username,
+      action: 'admin.second_factor_locked',
+      detail: { failures, minutes: Math.ceil(hit.retryAfterSeconds / 60) },
+      ipAddress: who.ip,
+    });
+    // Not awaited: the answer must not wait for a mail server (its own timeouts run to 20 s).
+    void deps.alert?.({ ...who, failures, retryAfterSeconds: hit.retryAfterSeconds });
+  }
+  return false;
 }

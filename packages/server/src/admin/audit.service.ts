@@ -7,6 +7,7 @@ export type AuditAction =
   | 'admin.sign_in_failed'
   | 'admin.sign_out'
   | 'admin.sign_in_second_step_failed'
+  | 'admin.second_factor_locked'
   | 'admin.two_factor_enabled'
   | 'admin.two_factor_disabled'
   | 'admin.two_factor_reset'

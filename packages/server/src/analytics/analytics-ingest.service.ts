@@ -273,6 +273,7 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
 
   const committer = databaseCommitter<EventRow>({
     pool,
+    name: 'analytics events',
     write: async (rows) => {
       await writeEventBatch(pool, rows, timeZone);
       stored.inc(rows.length);

@@ -55,26 +55,69 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 /** Seconds a client is asked to wait before trying again (Retry-After of every 503). */
 export const RETRY_AFTER_SECONDS = 2;
 
+/** A writer's record: its last failure and success, and the start (performance.now()) of each write running. */
+type WriterState = { lastFailureAt: number; lastSuccessAt: number; running: Set<{ startedAt: number }> };
+
 /**
  * What /readyz and /healthz report about the database besides a live query: whether writes have been
- * failing for want of a database (a write that then succeeds clears it), and the embedded PostgreSQL's
- * supervisor state when there is one.
+ * failing for want of a database (a write that then succeeds clears it) or are stalled, per writer — the
+ * group-committed website leads, partner leads and analytics events each on their own, so a locked leads
+ * table shows while analytics writes still succeed (issue 38) — and the embedded PostgreSQL's supervisor
+ * state when there is one.
  */
 export class DatabaseHealth {
-  private lastFailureAt = 0;
-  private lastSuccessAt = 0;
+  private readonly writers = new Map<string, WriterState>();
   embeddedState: 'running' | 'restarting' | 'failed' | undefined;
+  /**
+   * How long a queued group-committed write may wait for its batch before it is answered 503 (undefined:
+   * no limit). Set by openDatabase from the request budget, so that the wait in the queue plus the batch's
+   * own lock wait stays within DB_STATEMENT_TIMEOUT_SECONDS (ADR 066).
+   */
+  queueWaitMs: number | undefined;
+  /** A write running longer than this is stalled (a normal batch takes milliseconds). */
+  stallMs = 2_000;
 
   constructor(private readonly failingWindowMs = 30_000) {}
 
-  recordWrite(ok: boolean, err?: unknown) {
-    if (ok) this.lastSuccessAt = Date.now();
-    else if (isDatabaseUnavailable(err)) this.lastFailureAt = Date.now();
+  private writer(name: string): WriterState {
+    let state = this.writers.get(name);
+    if (!state) {
+      state = { lastFailureAt: 0, lastSuccessAt: 0, running: new Set() };
+      this.writers.set(name, state);
+    }
+    return state;
   }
 
-  /** The last write failed for want of a database, recently, and none has succeeded since. */
-  get writesFailing(): boolean {
-    return this.lastFailureAt > this.lastSuccessAt && Date.now() - this.lastFailureAt < this.failingWindowMs;
+  /** A write of `writer` starts; the function returned records how it ended. */
+  writeStarted(writer: string): (ok: boolean, err?: unknown) => void {
+    const state = this.writer(writer);
+    const token = { startedAt: performance.now() };
+    state.running.add(token);
+    return (ok, err) => {
+      state.running.delete(token);
+      if (ok) state.lastSuccessAt = Date.now();
+      else if (isDatabaseUnavailable(err)) state.lastFailureAt = Date.now();
+    };
+  }
+
+  /**
+   * Why writes are not going through, naming the writers — "database writes failing: website leads"
+   * (the last write failed for want of a database, recently, none succeeded since) or "database writes
+   * stalled: …" (one has been running longer than `stallMs`) — or undefined when they are.
+   */
+  get writeProblem(): string | undefined {
+    const now = Date.now();
+    const failing: string[] = [];
+    const stalled: string[] = [];
+    const stallStart = performance.now() - this.stallMs;
+    for (const [name, w] of this.writers) {
+      if (w.lastFailureAt > w.lastSuccessAt && now - w.lastFailureAt < this.failingWindowMs)
+        failing.push(name);
+      else if ([...w.running].some((write) => write.startedAt < stallStart)) stalled.push(name);
+    }
+    if (failing.length) return `database writes failing: ${failing.join(', ')}`;
+    if (stalled.length) return `database writes stalled: ${stalled.join(', ')}`;
+    return undefined;
   }
 }
 

@@ -32,6 +32,18 @@ export type Database = {
   close(): Promise<void>;
 };
 
+/**
+ * How a request's DB_STATEMENT_TIMEOUT_SECONDS is shared out (issue 38, ADR 066). A lock waited for ends
+ * at `lockMs` (PostgreSQL's lock_timeout, 55P03 → 503); a group-committed write waits at most
+ * `queueWaitMs` in its queue behind a batch that waits for a lock, then its own batch waits at most
+ * `lockMs`: both together stay within the budget, with a fifth of it left for the pool and the statement.
+ * A write running longer than `stallMs` makes /readyz say writes are stalled.
+ */
+export function requestBudget(statementMs: number) {
+  const lockMs = Math.max(50, Math.floor(statementMs * 0.4));
+  return { lockMs, queueWaitMs: lockMs, stallMs: Math.min(2_000, Math.floor(lockMs / 2)) };
+}
+
 export async function openDatabase(options: {
   url: string;
   poolMax: number;
@@ -39,11 +51,13 @@ export async function openDatabase(options: {
   timeouts?: DatabaseTimeouts;
 }): Promise<Database> {
   const t = options.timeouts;
+  const budget = t ? requestBudget(t.statementMs) : undefined;
   // pg options for both pools: connectionTimeoutMillis bounds the wait for a free pooled connection too.
   const limits = t
     ? {
         connectionTimeoutMillis: t.connectMs,
         statement_timeout: t.statementMs,
+        lock_timeout: budget?.lockMs,
         query_timeout: t.statementMs + 5_000,
         // A dead peer (black-holed path) is found by keepalive probes, not only by query_timeout.
         keepAlive: true,
@@ -74,10 +88,15 @@ export async function openDatabase(options: {
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  const health = healthOf(pool);
+  if (budget) {
+    health.queueWaitMs = budget.queueWaitMs;
+    health.stallMs = budget.stallMs;
+  }
   return {
     url: options.url,
     timeouts: t,
-    health: healthOf(pool),
+    health,
     orm,
     pool,
     async isReady(withinMs = 1_000) {
@@ -153,7 +172,7 @@ export async function migrate(db: Database): Promise<void> {
  * with `release(true)` afterwards, so the connection never goes back to the pool without its limits.
  */
 export async function withoutTimeouts(client: pg.PoolClient): Promise<void> {
-  await client.query('set statement_timeout = 0');
+  await client.query('set statement_timeout = 0; set lock_timeout = 0');
   (
     client as unknown as { connectionParameters: { query_timeout?: number } }
   ).connectionParameters.query_timeout = undefined;

@@ -252,6 +252,43 @@ export function createEmailReports(deps: EmailReportsDeps) {
           return false;
         }
       },
+      /**
+       * Wrong codes locked an admin's second factor (issue 38, ADR 066): someone holds their password. Sent
+       * to that admin's own address whatever their alert choices — it is about their account — and never
+       * throws: the sign-in's answer does not depend on it.
+       */
+      async secondFactorLocked(input: {
+        adminId: string;
+        username: string;
+        ip: string;
+        failures: number;
+        retryAfterSeconds: number;
+      }): Promise<boolean> {
+        try {
+          if (!mailer.configured) return false;
+          const { rows } = await pool.query<Recipient>(
+            'select email from admin_user where id = $1 and email is not null',
+            [input.adminId],
+          );
+          const minutes = Math.ceil(input.retryAfterSeconds / 60);
+          const sent = await sendToAll(
+            rows,
+            renderAlert({
+              title: `Two-factor sign-in locked for ${input.username}`,
+              lines: [
+                `${input.failures} wrong two-factor codes were entered for the admin account ${input.username} after its correct password, the last from ${input.ip}.`,
+                `Two-factor codes for this account are refused from every address for the next ${minutes} minute(s).`,
+                'If this was not you, someone knows your password: change it on the Account page as soon as you can sign in, and end the sessions you do not recognise.',
+              ],
+            }),
+            'second_factor_locked alert',
+          );
+          return sent > 0;
+        } catch (err) {
+          deps.warn('second_factor_locked alert failed', { err });
+          return false;
+        }
+      },
     },
     /** The Account page's "Send test e-mail": to the signed-in admin's address, now. */
     async sendTest(admin: ActingAdmin) {

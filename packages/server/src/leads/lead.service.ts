@@ -253,6 +253,7 @@ export function createLeadSubmitter(
 ) {
   const committer = databaseCommitter<LeadRow>({
     pool,
+    name: 'website leads',
     write: (rows) => writeLeads(pool, quality, rows, outboxWritten),
     rowRejected: (err) =>
       isUniqueViolation(err, 'website_lead_email_unique')

@@ -180,6 +180,7 @@ export function createPartnerLeadWriter(
 ) {
   const committer = databaseCommitter<PartnerRow>({
     pool,
+    name: 'partner leads',
     write: (rows) => writePartnerLeads(pool, quality, rows, outboxWritten),
     busyMessage: 'Too many leads right now. Please try again.',
     maxBatch: 100,

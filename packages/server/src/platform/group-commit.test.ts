@@ -219,4 +219,19 @@ describe('GroupCommitter', () => {
     void committer.push(3);
     await expect(committer.push(4)).rejects.toThrow('overloaded');
   });
+
+  it('answers an item still queued after maxWaitMs "stalled" and never writes it; the one being written waits for its write', async () => {
+    const { committer, writes } = harness({ maxWaitMs: 50 });
+    const first = track(committer.push(1));
+    await tick();
+    const queued = [2, 3].map((n) => track(committer.push(n)));
+    await new Promise((r) => setTimeout(r, 120));
+    expect(queued.map((q) => (q.error as Error | undefined)?.message)).toEqual(['stalled', 'stalled']);
+    // The batch that was already written is the database's to answer.
+    expect(first.settled).toBe(false);
+    writes[0]?.resolve();
+    await committer.close();
+    expect(first).toEqual({ settled: true, error: undefined });
+    expect(writes.map((w) => w.items)).toEqual([[1]]);
+  });
 });

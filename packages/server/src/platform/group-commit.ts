@@ -12,8 +12,11 @@ export type GroupCommitOptions<T> = {
   isTransient(err: unknown): boolean;
   /** What a caller whose own row was refused receives. */
   rowRejected(err: unknown): Error;
-  /** What callers receive once the committer is closed or its queue is full. */
-  unavailable(reason: 'closed' | 'overloaded'): Error;
+  /**
+   * What callers receive once the committer is closed, its queue is full, or their item waited in the
+   * queue longer than `maxWaitMs`.
+   */
+  unavailable(reason: 'closed' | 'overloaded' | 'stalled'): Error;
   maxBatch: number;
   concurrency: number;
   /**
@@ -36,10 +39,15 @@ export type GroupCommitOptions<T> = {
   keysOf?(item: T): readonly string[];
   /** Queued items beyond this are refused at once rather than growing memory without bound. */
   maxQueue: number;
+  /**
+   * An item still queued after this long is answered `unavailable('stalled')` and never written (issue 38):
+   * behind a batch that waits for a lock, the queue must not add a second wait to the caller's budget.
+   */
+  maxWaitMs?: number;
   onBatch?(size: number, seconds: number): void;
 };
 
-type Pending<T> = { item: T; resolve(): void; reject(err: unknown): void };
+type Pending<T> = { item: T; at: number; resolve(): void; reject(err: unknown): void };
 
 const TRANSIENT_ATTEMPTS = 3;
 
@@ -49,6 +57,7 @@ export class GroupCommitter<T> {
   private closed = false;
   private idleWaiters: (() => void)[] = [];
   private drainScheduled = false;
+  private expiry: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: GroupCommitOptions<T>) {}
 
@@ -59,7 +68,8 @@ export class GroupCommitter<T> {
       return Promise.reject(this.options.unavailable('overloaded'));
     }
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ item, at: performance.now(), resolve, reject });
+      this.armExpiry();
       if (!this.options.gatherTurn) this.drain();
       else if (!this.drainScheduled) {
         this.drainScheduled = true;
@@ -81,6 +91,28 @@ export class GroupCommitter<T> {
     this.drain();
     if (this.queue.length === 0 && this.running === 0) return;
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** One timer for the oldest queued item (the queue stays in arrival order, so it is the head). */
+  private armExpiry() {
+    const maxWait = this.options.maxWaitMs;
+    const head = this.queue[0];
+    if (maxWait === undefined || this.expiry || !head) return;
+    this.expiry = setTimeout(
+      () => {
+        this.expiry = undefined;
+        const cutoff = performance.now() - maxWait;
+        let expired = 0;
+        while (expired < this.queue.length && (this.queue[expired]?.at ?? 0) <= cutoff) expired++;
+        for (const p of this.queue.splice(0, expired)) p.reject(this.options.unavailable('stalled'));
+        if (this.queue.length === 0 && this.running === 0) {
+          for (const wake of this.idleWaiters.splice(0)) wake();
+        }
+        this.armExpiry();
+      },
+      Math.max(0, head.at + maxWait - performance.now()),
+    );
+    this.expiry.unref();
   }
 
   private drain() {

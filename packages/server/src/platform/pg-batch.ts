@@ -109,20 +109,27 @@ export function databaseCommitter<T>(
   options: Omit<GroupCommitOptions<T>, 'isRowError' | 'isTransient' | 'unavailable' | 'rowRejected'> & {
     rowRejected?: GroupCommitOptions<T>['rowRejected'];
     busyMessage: string;
-    /** The pool written to: its health record learns whether writes succeed (/readyz, ADR 056). */
+    /**
+     * The pool written to: its health record learns whether this writer's writes succeed or stall
+     * (/readyz, ADR 056, ADR 066) and says how long a queued write may wait.
+     */
     pool: Pool;
+    /** What /readyz calls this writer when its writes fail or stall ("website leads"). */
+    name: string;
   },
 ): GroupCommitter<T> {
-  const { busyMessage, rowRejected = (err) => err as Error, pool, write, ...rest } = options;
+  const { busyMessage, rowRejected = (err) => err as Error, pool, name, write, ...rest } = options;
   const health = healthOf(pool);
   return new GroupCommitter<T>({
     ...rest,
+    maxWaitMs: health.queueWaitMs,
     write: async (batch) => {
+      const ended = health.writeStarted(name);
       try {
         await write(batch);
-        health.recordWrite(true);
+        ended(true);
       } catch (err) {
-        health.recordWrite(false, err);
+        ended(false, err);
         throw err;
       }
     },
@@ -132,6 +139,11 @@ export function databaseCommitter<T>(
     unavailable: (reason) =>
       reason === 'closed'
         ? new AppError(ERROR_CODES.unavailable, 'The server is restarting. Please try again in a moment.')
-        : new AppError(ERROR_CODES.rateLimited, busyMessage),
+        : reason === 'stalled'
+          ? new AppError(
+              ERROR_CODES.unavailable,
+              'The database is slow to answer. Please try again in a moment.',
+            )
+          : new AppError(ERROR_CODES.rateLimited, busyMessage),
   });
 }

@@ -66,13 +66,22 @@ async function countHits(
   keys.delete(slot);
 }
 
-/** The hits counted on `key` in its current window, without adding one. */
-export async function countRateLimit(pool: Pool, key: string, windowSeconds: number): Promise<number> {
-  const { rows } = await pool.query<{ count: number }>(
-    'select count from rate_limit_bucket where key = $1 and window_start > now() - make_interval(secs => $2)',
+/**
+ * The hits counted on `key` in its current window, without adding one, and the seconds until that window
+ * ends (0 when there is none).
+ */
+export async function peekRateLimit(
+  pool: Pool,
+  key: string,
+  windowSeconds: number,
+): Promise<{ count: number; retryAfterSeconds: number }> {
+  const { rows } = await pool.query<{ count: number; retry_after: number }>(
+    `select count,
+       greatest(1, ceil(extract(epoch from (window_start + make_interval(secs => $2) - now()))))::int as retry_after
+     from rate_limit_bucket where key = $1 and window_start > now() - make_interval(secs => $2)`,
     [key, windowSeconds],
   );
-  return rows[0]?.count ?? 0;
+  return { count: rows[0]?.count ?? 0, retryAfterSeconds: rows[0]?.retry_after ?? 0 };
 }
 
 export async function resetRateLimit(pool: Pool, key: string): Promise<void> {
@@ -84,4 +93,9 @@ export async function purgeExpiredRateLimits(pool: Pool, olderThanSeconds = 86_4
   await pool.query('delete from rate_limit_bucket where window_start < now() - make_interval(secs => $1)', [
     olderThanSeconds,
   ]);
+}
+
+/** Takes back one hit on `key` (a reserved attempt that turned out not to count). */
+export async function refundRateLimit(pool: Pool, key: string): Promise<void> {
+  await pool.query('update rate_limit_bucket set count = count - 1 where key = $1 and count > 0', [key]);
 }

@@ -42,7 +42,8 @@ export function isAdminScope(req: FastifyRequest): boolean {
 
 /**
  * Cross-site request protection beside SameSite=Strict cookies: a browser's state-changing request
- * whose Origin is not this site is refused with 403 — on every path, so no spelling of a path (encoded,
+ * whose Origin is not this site (scheme, host and port: the request's own, as a trusted proxy reports them)
+ * is refused with 403 — on every path, so no spelling of a path (encoded,
  * doubled slashes, dot segments, another case) can step around it (issue 22). Calls without an Origin
  * (servers, curl, the partner API) are unaffected; the site's own pages and forms send its own Origin.
  */
@@ -52,13 +53,15 @@ export const originCheckPlugin = fp(
       if (!STATE_CHANGING.has(req.method)) return;
       const origin = req.headers.origin;
       if (!origin) return;
-      let originHost: string | null = null;
+      // Scheme, host and port (issue 38): `https://127.0.0.1:4200` is not the http site on that port. Both
+      // sides through URL, so a default port written out (`:443`) and host case compare as browsers send them.
+      let sameOrigin = false;
       try {
-        originHost = new URL(origin).host;
+        sameOrigin = new URL(origin).origin === new URL(`${req.protocol}://${req.host}`).origin;
       } catch {
-        originHost = null;
+        sameOrigin = false;
       }
-      if (originHost !== req.host) {
+      if (!sameOrigin) {
         return reply
           .code(403)
           .send({ error: ERROR_CODES.forbidden, message: 'Cross-site requests are not allowed' });

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Pool } from 'pg';
 import type { AppConfig } from '../config';
 import { appSecret } from '../platform/app-secret';
+import { isSecureCookie } from './secure-cookies';
 
 declare module 'fastify' {
   interface Session {
@@ -64,6 +65,20 @@ async function resolveSecret(pool: Pool, configured: string | undefined): Promis
 export const sessionPlugin = fp(
   async (app: FastifyInstance, opts: { config: AppConfig; pool: Pool }) => {
     const secret = await resolveSecret(opts.pool, opts.config.sessionSecret);
+    const cookieSecure = opts.config.cookieSecure;
+    // Before the session's own onSend hook (hooks run in the order they were added), which writes the
+    // cookie: `Secure` as this request came (issue 38) — the cookie options are stored with the session,
+    // so a session started over HTTP would otherwise keep its first answer's. And a session that ended
+    // (sign-out) clears the browser's cookie instead of leaving a dead one behind.
+    app.addHook('onSend', (req, reply, _payload, done) => {
+      const secure = isSecureCookie(req, cookieSecure);
+      if (req.session) {
+        req.session.cookie.secure = secure;
+      } else if (req.cookies[SESSION_COOKIE] !== undefined) {
+        reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure });
+      }
+      done();
+    });
     await app.register(fastifySession, {
       secret,
       cookieName: SESSION_COOKIE,

@@ -45,6 +45,7 @@ const deps = (ctx: Context & { admin: SignedInAdmin }): AccountDeps => ({
   sessionId: ctx.req.session.sessionId,
   scryptLogN: ctx.config.adminPasswordScryptLogN,
   requireTwoFactor: ctx.config.adminRequireTwoFactor,
+  secondFactorAlert: (locked) => ctx.services.emailReports.alerts.secondFactorLocked(locked),
 });
 
 const acting = (ctx: Context & { admin: SignedInAdmin }) => ({

@@ -20,6 +20,7 @@ export function createAdminAuthRouter() {
             scryptLogN: ctx.config.adminPasswordScryptLogN,
             requireTwoFactor: ctx.config.adminRequireTwoFactor,
             perClientLimit: ctx.config.adminSignInLimitPerAddress,
+            secondFactorAlert: (locked) => ctx.services.emailReports.alerts.secondFactorLocked(locked),
           },
           input,
         );

@@ -5,6 +5,7 @@ import { createLeadSubmissionSchema, leadBeneficiaryInputSchema, leadIdSchema } 
 import { formTokenOutputSchema } from '@uf/shared/quality.output';
 import { withQualityEvidence } from '@uf/shared/quality-evidence.schema';
 import * as leads from '../leads/lead.service';
+import { isSecureCookie } from '../plugins/secure-cookies';
 import { clientIp, hasGpcSignal, headerValue, pageUrlOf, userAgent } from './request-meta';
 import { anonymousProcedure, mutationOf, operation, restAt, router } from './trpc';
 
@@ -50,7 +51,7 @@ export function submitLeadOperation(supportEmail: string) {
     ctx.reply.setCookie(LEAD_OWNER_COOKIE, ownerToken, {
       httpOnly: true,
       sameSite: 'strict',
-      secure: ctx.config.cookieSecure,
+      secure: isSecureCookie(ctx.req, ctx.config.cookieSecure),
       // The whole site: the landing form posted without the app (POST /) proves ownership too (ADR 057).
       path: '/',
       maxAge: 60 * 60 * 24,

@@ -7,9 +7,9 @@ import { ApiLead } from '../db/entities/api-lead.entity';
 import { ConsentReceipt } from '../db/entities/consent-receipt.entity';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { columnsOf, jsonObjectSql } from '../db/entity-columns';
+import { type LookupAll, outboundAgentFor, outboundUrlProblem } from '../platform/outbound-address';
 import { inTransaction } from '../platform/pg-transaction';
 import { signatureHeader } from './webhook-signing';
-import { guardedLookup, webhookUrlProblem } from './webhook-url';
 
 // One attempt of one webhook delivery (issue 24, ADR 062), run by the job queue. A delivery's id is the
 // `webhook-id` of all its attempts. The body is `{type, timestamp, data}`, where `timestamp` is when the
@@ -32,6 +32,8 @@ export type DeliveryOptions = {
   retrySchedule: readonly number[];
   timeoutMs?: number;
   onError?(err: unknown): void;
+  /** Aborted when the process stops: an attempt still waiting for its answer ends at once. */
+  signal?: AbortSignal;
   /** An endpoint was just disabled (410, failing for days): tell the admins. Must not throw. */
   onEndpointDisabled?(endpoint: { url: string; reason: string }): Promise<unknown> | undefined;
 };
@@ -153,11 +155,6 @@ type Claimed = {
 
 export type SendResult = { status?: number; excerpt?: string; error?: string; ms: number };
 
-const agents = {
-  http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
-};
-
 /**
  * POSTs `body` once: no redirect is followed, the answer's first RESPONSE_EXCERPT_BYTES are kept and the
  * rest never read (the socket is closed), and the whole exchange ends after `timeoutMs` — a receiver that
@@ -167,12 +164,12 @@ export function postOnce(
   rawUrl: string,
   body: string,
   headers: Record<string, string>,
-  options: { allowPrivateUrls: boolean; timeoutMs: number },
+  options: { allowPrivateUrls: boolean; timeoutMs: number; lookup?: LookupAll; signal?: AbortSignal },
 ): Promise<SendResult> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
-    const problem = webhookUrlProblem(rawUrl, options.allowPrivateUrls);
+    const problem = outboundUrlProblem(rawUrl, options.allowPrivateUrls);
     if (problem) return resolve({ error: problem, ms: ms() });
     const url = new URL(rawUrl);
     const isHttps = url.protocol === 'https:';
@@ -187,8 +184,8 @@ export function postOnce(
       url,
       {
         method: 'POST',
-        agent: isHttps ? agents.https : agents.http,
-        lookup: guardedLookup(options.allowPrivateUrls) as never,
+        // The outbound guard (ADR 066): the address connected to is checked just before connecting.
+        agent: outboundAgentFor(url, { allowPrivate: options.allowPrivateUrls, lookup: options.lookup }),
         headers: {
           ...headers,
           'content-type': 'application/json',
@@ -224,6 +221,14 @@ export function postOnce(
       finish({ error: `no answer within ${options.timeoutMs / 1000} s` });
       req.destroy();
     }, options.timeoutMs);
+    options.signal?.addEventListener(
+      'abort',
+      () => {
+        finish({ error: 'cut short: the server was stopping' });
+        req.destroy();
+      },
+      { once: true },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => finish({ error: err.message || String(err.code) }));
     req.end(body);
   });
@@ -347,7 +352,11 @@ export async function runDeliveryAttempt(pool: Pool, id: string, options: Delive
       'webhook-signature': signatureHeader(secrets, d.id, timestamp, body),
       'user-agent': 'unclaimed-funds-webhooks/1',
     },
-    { allowPrivateUrls: options.allowPrivateUrls, timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS },
+    {
+      allowPrivateUrls: options.allowPrivateUrls,
+      timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+      signal: options.signal,
+    },
   );
   const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
   if (ok) return record('delivered', result, null);

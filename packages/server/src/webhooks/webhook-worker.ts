@@ -1,5 +1,6 @@
 import { Logger, type Runner, run, runMigrations } from 'graphile-worker';
 import pg from 'pg';
+import { isDatabaseUnavailable } from '../db/availability';
 import { ATTEMPT_LEASE_SECONDS, type DeliveryOptions, runDeliveryAttempt } from './webhook-delivery';
 
 // The job queue behind webhook deliveries (ADR 062): graphile-worker, a kept PostgreSQL queue. The
@@ -33,6 +34,12 @@ const BUSY_STARTS_PER_SECOND = 100;
 /** How often each process looks for work a crashed process left behind. */
 const SWEEP_MS = 10_000;
 
+/**
+ * At a stop, how long attempts in flight may take to finish before they are cut short (recorded as failed
+ * with their retry queued, like any attempt without an answer), and how long the job queue then gets to
+ * hand its jobs back: within SHUTDOWN_TIMEOUT_SECONDS' default of 10 s.
+ */
+const STOP_ATTEMPTS_MS = 3_000;
 const STOP_WAIT_MS = 5_000;
 
 async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
@@ -49,10 +56,15 @@ async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
 type LogFn = (level: string, message: string) => void;
 
 const loggerOf = (log: LogFn | undefined) =>
-  new Logger(() => (level, message) => {
+  new Logger(() => (level, message, meta) => {
     // Its advice to size the pool at the concurrency is for long jobs holding a connection; ours hold one
     // only for their short statements (ADR 062).
-    if ((level === 'error' || level === 'warning') && !message.includes('maxPoolSize')) log?.(level, message);
+    if ((level !== 'error' && level !== 'warning') || message.includes('maxPoolSize')) return;
+    // A connection lost (a database restart, a failover, a network blip) is routine: the queue listens
+    // and fetches again by itself, so it is a warning, not an error (issue 38) — its message says what.
+    const routine =
+      level === 'error' && isDatabaseUnavailable((meta as { error?: unknown } | undefined)?.error);
+    log?.(routine ? 'warning' : level, message);
   });
 
 /** Creates or upgrades the `graphile_worker` schema (idempotent; graphile-worker takes its own lock). */
@@ -103,12 +115,15 @@ export class SendPacer {
   }
 }
 
-/** Runs `step` once per call, never two at once: calls made while it runs get one more run after it. */
-function coalesced(step: () => Promise<unknown>, onError: (err: unknown) => void): () => void {
-  let running = false;
+/**
+ * Runs `step` once per call, never two at once: calls made while it runs get one more run after it.
+ * `stop()` ends that: no run starts any more, and it resolves once the running one has ended.
+ */
+function coalesced(step: () => Promise<unknown>, onError: (err: unknown) => void) {
+  let running: Promise<void> | undefined;
   let again = false;
+  let stopped = false;
   const loop = async () => {
-    running = true;
     do {
       again = false;
       try {
@@ -116,13 +131,19 @@ function coalesced(step: () => Promise<unknown>, onError: (err: unknown) => void
       } catch (err) {
         onError(err);
       }
-    } while (again);
-    running = false;
+    } while (again && !stopped);
+    running = undefined;
   };
-  return () => {
+  const run = () => {
+    if (stopped) return;
     if (running) again = true;
-    else void loop();
+    else running = loop();
   };
+  run.stop = async () => {
+    stopped = true;
+    await running;
+  };
+  return run;
 }
 
 export type OutboxWaker = {
@@ -130,6 +151,11 @@ export type OutboxWaker = {
   wake(): void;
   /** This process runs a worker: fan out here, with no job in between. */
   fanOutLocally(fanOut: () => Promise<void>): void;
+  /**
+   * At a stop, before the pools close: later wakes do nothing (the rows stay in the outbox for the next
+   * fan-out, here after a restart or in another replica), and a fan-out running now finishes first.
+   */
+  stop(): Promise<void>;
 };
 
 /**
@@ -153,11 +179,13 @@ export function createOutboxWaker(
     lastAdd = performance.now();
     await pool.query(`select graphile_worker.add_job('${FANOUT_TASK}', '{}'::json)`);
   };
+  const wake = coalesced(() => local?.() ?? addJob(), onError);
   return {
-    wake: coalesced(() => local?.() ?? addJob(), onError),
+    wake,
     fanOutLocally(fanOut) {
       local = fanOut;
     },
+    stop: wake.stop,
   };
 }
 
@@ -180,6 +208,9 @@ export async function startWebhookWorker(options: {
 }): Promise<WebhookWorker> {
   const busy = options.busy ?? (() => false);
   const pacer = new SendPacer(busy);
+  // Aborted at a stop, after STOP_ATTEMPTS_MS: attempts still waiting for an answer are cut short.
+  const stopping = new AbortController();
+  const delivery: DeliveryOptions = { ...options.delivery, signal: stopping.signal };
   const t = options.timeouts;
   // Its own pool: the queue's fetches and the attempts' short statements never wait behind lead writes.
   const pool = new pg.Pool({
@@ -202,6 +233,7 @@ export async function startWebhookWorker(options: {
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   let lastBusyFanOut = 0;
+  let stopped = false;
   // What the outbox holds, oldest first, each statement its own transaction (rows deleted with their
   // deliveries and jobs written). While the process is busy serving, one small statement at most every
   // BUSY_FANOUT_MS: attempts are paced then anyway, and the fan-out's inserts would take the machine
@@ -209,6 +241,7 @@ export async function startWebhookWorker(options: {
   // is running, and it looks at the outbox again after each commit.
   const fanOut = async () => {
     for (;;) {
+      if (stopping.signal.aborted || stopped) return;
       if (busy()) {
         const wait = lastBusyFanOut + BUSY_FANOUT_MS - performance.now();
         if (wait > 0) return;
@@ -241,7 +274,7 @@ export async function startWebhookWorker(options: {
     taskList: {
       [DELIVER_TASK]: async (payload) => {
         await pacer.admit();
-        await runDeliveryAttempt(pool, (payload as { id: string }).id, options.delivery);
+        await runDeliveryAttempt(pool, (payload as { id: string }).id, delivery);
       },
       [FANOUT_TASK]: () => fanOut(),
     },
@@ -263,13 +296,19 @@ export async function startWebhookWorker(options: {
   return {
     sweep,
     fanOut,
-    // Attempts in flight get a few seconds to finish; a stop never waits longer (a hanging receiver or a
-    // database that stopped answering must not hold the shutdown): what was cut short is taken again by
-    // another process once its lease expires.
+    // In order, before the pool closes (issue 38): no fan-out starts and the running one ends; the job
+    // queue takes no new job and hands back those it fetched (unlocked, for another process or the next
+    // start); attempts in flight get STOP_ATTEMPTS_MS to finish, then are cut short and recorded like an
+    // attempt without an answer (retried, same webhook-id). A stop never waits longer than that plus
+    // STOP_WAIT_MS: a database that stopped answering must not hold the shutdown.
     async stop() {
+      stopped = true;
       clearInterval(timer);
       clearInterval(tick);
-      await bounded(runner.stop(), STOP_WAIT_MS);
+      await tickFanOut.stop();
+      const cutShort = setTimeout(() => stopping.abort(), STOP_ATTEMPTS_MS);
+      await bounded(runner.stop(), STOP_ATTEMPTS_MS + STOP_WAIT_MS);
+      clearTimeout(cutShort);
       await bounded(pool.end(), STOP_WAIT_MS);
     },
   };

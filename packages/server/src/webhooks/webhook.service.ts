@@ -13,9 +13,9 @@ import { recordAudit } from '../admin/audit.service';
 import type { SummarySectionSource } from '../email/email-reports.service';
 import { AppError } from '../errors';
 import type { Actor } from '../leads/admin-leads.service';
+import { outboundUrlProblem } from '../platform/outbound-address';
 import { inTransaction } from '../platform/pg-transaction';
 import { newWebhookSecret } from './webhook-signing';
-import { webhookUrlProblem } from './webhook-url';
 
 // Webhook endpoints and their delivery log (issue 24, ADR 062): what the admin API does. Sending is
 // webhook-delivery.ts, run by the job queue (webhook-worker.ts).
@@ -60,7 +60,7 @@ function viewOf(r: EndpointRow): WebhookEndpointView {
 }
 
 function checkUrl(url: string, allowPrivate: boolean) {
-  const problem = webhookUrlProblem(url, allowPrivate);
+  const problem = outboundUrlProblem(url, allowPrivate);
   if (problem) throw new AppError(ERROR_CODES.validation, problem, [{ field: 'url', message: problem }]);
 }
 

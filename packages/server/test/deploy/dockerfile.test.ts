@@ -54,6 +54,8 @@ describe('Dockerfile, verified natively', () => {
         cpSync(path.join(root, f), path.join(context, f));
       }
       cpSync(path.join(root, 'scripts/bootstrap.mjs'), path.join(context, 'scripts/bootstrap.mjs'));
+      // The dependency patches pnpm applies at install (pnpm-workspace.yaml patchedDependencies).
+      cpSync(path.join(root, 'patches'), path.join(context, 'patches'), { recursive: true });
       for (const pkg of readdirSync(path.join(root, 'packages'))) {
         mkdirSync(path.join(context, 'packages', pkg), { recursive: true });
         cpSync(

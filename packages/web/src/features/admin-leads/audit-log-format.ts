@@ -6,6 +6,7 @@ const ACTION_LABELS: Record<string, string> = {
   'admin.sign_in_failed': 'Failed sign-in',
   'admin.sign_out': 'Signed out',
   'admin.sign_in_second_step_failed': 'Failed two-factor code',
+  'admin.second_factor_locked': 'Two-factor locked after wrong codes',
   'admin.two_factor_enabled': 'Turned two-factor on',
   'admin.two_factor_disabled': 'Turned two-factor off',
   'admin.two_factor_reset': 'Two-factor reset (CLI)',
