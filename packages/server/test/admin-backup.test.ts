@@ -26,6 +26,7 @@ async function snapshot(url: string): Promise<Record<string, unknown[]>> {
     // The lead rollups are derived rows kept as deltas (ADR 055): equal data, folded the same way.
     await client.query(`do $$ begin
       if to_regprocedure('compact_lead_source_rollups()') is not null then perform compact_lead_source_rollups(); end if;
+      if to_regprocedure('compact_lead_quality_rollups()') is not null then perform compact_lead_quality_rollups(); end if;
     end $$`);
     const { rows: tables } = await client.query<{ name: string }>(
       `select table_name as name from information_schema.tables

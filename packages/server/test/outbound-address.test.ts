@@ -4,9 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LookupAll, outboundAgentFor } from '../src/platform/outbound-address';
 import { postOnce } from '../src/webhooks/webhook-delivery';
 import { seedAdmin, signIn } from './support/admin';
-import { leadBody } from './support/fixtures';
+import { visitorLeadBody } from './support/fixtures';
 import { waitFor } from './support/raw-http';
 import { startTestApp, type TestApp } from './support/test-app';
+import { submitAsVisitor, testClock } from './support/visitor';
+
+const clock = testClock();
 
 // Issue 38, finding 3: `https://LOCALHOST./` and `https://[fec0::1]/` were accepted when saved, and an
 // IP-literal host was not checked again when sending — the server really dialled fec0::1. Now one guard
@@ -31,7 +34,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   port = (listener.address() as AddressInfo).port;
   // Private addresses not allowed: the production setting.
-  t = await startTestApp();
+  t = await startTestApp({}, { clock: clock.now });
   await seedAdmin(t.app);
   cookies = await signIn(t.app);
 });
@@ -110,7 +113,8 @@ describe('the outbound guard when connecting', () => {
       `insert into webhook_endpoint (id, url, events, secret)
        values (gen_random_uuid(), 'https://[fec0::1]/', '{lead.created}', 'whsec_' || encode(decode(md5(random()::text) || md5(random()::text), 'hex'), 'base64'))`,
     );
-    const submitted = await t.app.inject({ method: 'POST', url: '/api/submit-search', payload: leadBody() });
+    // As a visitor sends it (issue 33): only an accepted lead is delivered.
+    const submitted = await submitAsVisitor(t.app, clock, visitorLeadBody());
     expect(submitted.statusCode).toBe(200);
     let error = '';
     await waitFor(

@@ -27,7 +27,15 @@ const ident = (name: string) => pg.escapeIdentifier(name);
  * Tables kept by triggers from other tables (migration attribution): not backed up; a restore fills
  * them again as the leads are copied in (and clears them with the truncate before).
  */
-const DERIVED_TABLES = ['lead_daily_source', 'lead_monthly_source'];
+const DERIVED_TABLES = [
+  'lead_daily_source',
+  'lead_monthly_source',
+  // Lead quality by source (issue 33, migration lead_quality_sources).
+  'lead_daily_quality',
+  'lead_monthly_quality',
+  'lead_daily_reason',
+  'lead_monthly_reason',
+];
 
 async function tablesInLoadOrder(client: PoolClient): Promise<string[]> {
   const { rows: tables } = await client.query<{ name: string }>(

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { visitorLeadBody } from './fixtures';
 
 // Submitting a lead as a real visitor does (issue 33): the page's form token, some seconds on the page,
 // a browser's user agent and an address of its own. Tests that expect a lead to be delivered (or sold)
@@ -89,4 +90,28 @@ export function tokenPool(baseUrl: () => string, reserve = 400) {
       return null;
     },
   };
+}
+
+/**
+ * `count` visitors' leads posted at once over real HTTP to a server that trusts the loopback proxy
+ * (TRUST_PROXY=127.0.0.1): each with a token fetched first and `SECONDS_ON_PAGE` old, a browser and an
+ * address of its own. Answers the HTTP statuses.
+ */
+export async function postVisitorLeads(baseUrl: string, count: number): Promise<number[]> {
+  const pool = tokenPool(() => baseUrl, count);
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) tokens.push((await pool.take()) ?? '');
+  return Promise.all(
+    tokens.map((formToken) =>
+      fetch(`${baseUrl}/api/submit-search`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': BROWSER_UA,
+          'x-forwarded-for': visitorAddress(),
+        },
+        body: JSON.stringify({ ...visitorLeadBody(), formToken }),
+      }).then((r) => r.status),
+    ),
+  );
 }
