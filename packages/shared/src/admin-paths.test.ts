@@ -12,6 +12,16 @@ describe('a lead page path (issue 26)', () => {
     expect(isPagePath('/admin/leads')).toBe(true);
   });
 
+  it("also names lead quality's review queue and settings (issue 33), and no other quality path", () => {
+    for (const path of ['/admin/quality/review', '/admin/quality/settings']) {
+      expect(isLeadPagePath(path)).toBe(true);
+      expect(isPagePath(path)).toBe(true);
+    }
+    for (const path of ['/admin/quality/other', '/admin/quality', '/admin/quality/review/x']) {
+      expect(isLeadPagePath(path), path).toBe(false);
+    }
+  });
+
   it('is nothing else: sign-in never sends the admin anywhere else (no open redirect)', () => {
     for (const path of [
       '/admin/leads/',

@@ -99,7 +99,9 @@ const adminAnalyticsRoute = createRoute({
 
 // A page per lead (issue 26), deep-linkable: /admin/leads/{id} and /admin/api-leads/{id} as one route and
 // one lazy component (it reads the table from the path, answers any other path as not found, and judges
-// the id: unknown or malformed is its "not found"). One route, not two: ADR 053's landing budget.
+// the id: unknown or malformed is its "not found"). One route, not two: ADR 053's landing budget. The
+// lead-quality screens (issue 33), /admin/quality/review and /admin/quality/settings, come through it
+// too, for the same reason; the review queue keeps its tab and page in the URL.
 const adminLeadRoute = createRoute({
   getParentRoute: () => adminLayout,
   path: '/admin/$table/$id',

@@ -30,6 +30,9 @@ const ACTION_LABELS: Record<string, string> = {
   'privacy.delete': "Deleted a person's data",
   'partner_key.create': 'Created a partner API key',
   'partner_key.revoke': 'Revoked a partner API key',
+  // Lead quality (issue 33): a release (accept) or reject, with its note; a change of the settings.
+  'quality.verdict': 'Released or rejected leads',
+  'quality.settings_changed': 'Changed the quality settings',
 };
 
 /** The action in words; an action this build does not know yet is shown as stored. */

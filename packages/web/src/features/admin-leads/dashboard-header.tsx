@@ -32,6 +32,9 @@ export type DashboardActionHandlers = {
   onAdConversions: (platform: AdPlatform) => void;
   /** Webhook endpoints and their delivery log (issue 24). */
   onWebhooks: () => void;
+  /** Lead quality (issue 33): the held leads to release or reject, and the checks' settings. */
+  onReviewQueue: () => void;
+  onQualitySettings: () => void;
   onLogout: () => void;
   isRefreshing: boolean;
   isExporting: boolean;
@@ -78,6 +81,8 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
       isInMenu: true,
     })),
     { key: 'webhooks', label: 'Webhooks', onClick: h.onWebhooks, isInMenu: true },
+    { key: 'review-queue', label: 'Review queue', onClick: h.onReviewQueue, isInMenu: true },
+    { key: 'quality-settings', label: 'Quality settings', onClick: h.onQualitySettings, isInMenu: true },
   );
   return actions;
 }

@@ -1,9 +1,10 @@
-import { Anchor, Badge, Text } from '@mantine/core';
+import { Anchor, Badge, Stack, Text } from '@mantine/core';
 import type { AdminApiLead, AdminWebsiteLead, ApiLeadField, WebsiteLeadField } from '@uf/shared/admin-leads';
 import { LEAD_CLICK_ID_FIELDS } from '@uf/shared/attribution';
 import { formatPhoneForReading } from '@uf/shared/data-request.schema';
 import type { ReactNode } from 'react';
 import { businessClock } from '../../business-clock';
+import { ReasonList, VerdictBadge } from '../admin-quality/verdict-badge';
 import { CLICK_ID_LABELS } from './attribution-labels';
 import type { ChoosableColumn } from './column-choice';
 import { ConsentReceiptLink, OptOutFlag } from './consent-receipt';
@@ -98,6 +99,22 @@ function sharedColumns<T extends AdminWebsiteLead | AdminApiLead>() {
       label: 'TrustedForm',
       render: (r: T) => <CertificateLink url={r.trustedFormUrl} />,
     },
+    // Lead quality (issue 33): the verdict badge, its reasons in words in the tooltip and, in the drawer,
+    // listed under it. Not sortable (not a field of the spec's table).
+    quality: {
+      key: 'quality',
+      label: 'Verdict',
+      render: (r: T) => <VerdictBadge quality={r.quality} />,
+      renderDetail: (r: T) =>
+        r.quality ? (
+          <Stack gap={4} align="flex-start">
+            <VerdictBadge quality={r.quality} withTooltip={false} />
+            <ReasonList reasons={r.quality.reasons} />
+          </Stack>
+        ) : (
+          '—'
+        ),
+    },
     createdAt: {
       ...f('createdAt', clock.label('Created At'), (r) => clock.formatShort(r.createdAt)),
       renderDetail: (r: T) => clock.format(r.createdAt),
@@ -133,8 +150,10 @@ export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
   w('leadSource', 'Lead Source'),
   // Spec §2: a TCPA badge on every row, so the chooser cannot hide it.
   { ...w('tcpaCompliant', 'TCPA', (r) => <TcpaBadge value={r.tcpaCompliant} />), alwaysShown: true },
+  // Issue 33: the verdict takes Opted Out's default place (ten at most, ADR 054); Opted Out stays a choice.
+  byDefault(ws.quality),
   w('consentGiven', 'Consent', (r) => (r.consentGiven ? 'Yes' : 'No')),
-  byDefault(ws.optedOut),
+  ws.optedOut,
   w('doNotSell', 'Do Not Sell', (r) => (
     <OptOutFlag value={r.doNotSell} title="Global Privacy Control: do not sell or share" color="orange" />
   )),
@@ -167,5 +186,6 @@ export const API_LEAD_COLUMNS: ApiColumn[] = [
   byDefault(as.beneficiary),
   byDefault(as.optedOut),
   byDefault(as.trustedFormUrl),
+  byDefault(as.quality),
   byDefault(as.createdAt),
 ];

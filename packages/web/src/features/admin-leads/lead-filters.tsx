@@ -21,6 +21,19 @@ const SEARCH_FIELD: FilterField = {
   placeholder: 'Name, e-mail or phone',
 };
 
+/** Lead quality (issue 33): the verdict the rules or an admin gave. */
+const VERDICT_FIELD: FilterField = {
+  key: 'verdict',
+  label: 'Verdict',
+  type: 'select',
+  options: [
+    { value: 'all', label: 'All' },
+    { value: 'accept', label: 'Accepted' },
+    { value: 'hold', label: 'Held' },
+    { value: 'reject', label: 'Rejected' },
+  ],
+};
+
 const stateOptions = [
   { value: 'all', label: 'All States' },
   ...US_STATE_CODES.map((code) => ({ value: code, label: code })),
@@ -55,6 +68,7 @@ export const WEBSITE_FILTER_FIELDS: FilterField[] = [
   },
   { key: 'source', label: 'Source', type: 'search', placeholder: 'e.g. google' },
   { key: 'campaign', label: 'Campaign', type: 'search', placeholder: 'Exact campaign name' },
+  VERDICT_FIELD,
 ];
 
 export const API_FILTER_FIELDS: FilterField[] = [
@@ -63,6 +77,7 @@ export const API_FILTER_FIELDS: FilterField[] = [
   { key: 'birthYear', label: 'Birth Year', type: 'select', options: yearOptions(ADMIN_API_LEAD_BIRTH_YEARS) },
   { key: 'startDate', label: 'Start Date', type: 'date' },
   { key: 'endDate', label: 'End Date', type: 'date' },
+  VERDICT_FIELD,
 ];
 
 export function LeadFilters({

@@ -15,10 +15,13 @@ import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import type { AdminApiLeadDetail, AdminWebsiteLeadDetail, AuditEntry } from '@uf/shared/admin-leads';
 import { isLeadPagePath } from '@uf/shared/admin-paths';
 import { ERROR_CODES } from '@uf/shared/errors';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { businessClock } from '../../business-clock';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
+import { CheckingAuthentication } from '../admin-quality/admin-session';
+import { LeadQualitySection } from '../admin-quality/lead-quality-section';
+import { isQualityPagePath } from '../admin-quality/quality-links';
 import { NotFoundPage } from '../not-found/not-found-page';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { LeadConsentReceipt } from './consent-receipt';
@@ -106,6 +109,11 @@ function useApiLead(id: string, enabled: boolean): LeadData<AdminApiLeadDetail> 
   };
 }
 
+/** The lead-quality screens (issue 33): their own chunk, loaded when one of them is opened. */
+const QualityPages = lazy(() =>
+  import('../admin-quality/quality-pages').then((m) => ({ default: m.QualityPages })),
+);
+
 /** /admin/leads/{id} and /admin/api-leads/{id}: one route, one lazy chunk (ADR 060). */
 export function LeadPage() {
   // The last lead path the location had: while another page (sign-in) takes over, the location moves on
@@ -113,7 +121,15 @@ export function LeadPage() {
   const { pathname } = useLocation();
   const current = pathname.replace(/\/+$/, '');
   const [path, setPath] = useState(current);
-  if (current !== path && isLeadPagePath(current)) setPath(current);
+  if (current !== path && (isLeadPagePath(current) || isQualityPagePath(current))) setPath(current);
+  // /admin/quality/review and /admin/quality/settings come through this route too (router.tsx).
+  if (isQualityPagePath(path)) {
+    return (
+      <Suspense fallback={<CheckingAuthentication />}>
+        <QualityPages path={path} />
+      </Suspense>
+    );
+  }
   // The route is /admin/$table/$id: a table that is neither is the app's not-found page.
   if (!isLeadPagePath(path)) return <NotFoundPage />;
   return path.startsWith('/admin/api-leads/') ? <ApiLeadPage path={path} /> : <WebsiteLeadPage path={path} />;
@@ -321,8 +337,16 @@ function OneLeadPage<T extends { id: string; firstName: string; lastName: string
             Delete {words.one.toLowerCase()}
           </Button>
         </Group>
+        {/* Lead quality (issue 33): the verdict, its reasons and signals, Release / Reject. */}
+        <Section heading="Quality">
+          <LeadQualitySection kind={kind} lead={row} />
+        </Section>
         <Section heading="Details">
-          <LeadFields row={row} columns={columns} omit={omit} />
+          <LeadFields
+            row={row}
+            columns={columns.filter((c) => c.key !== 'quality')}
+            omit={[...(omit ?? []), 'quality', 'signals']}
+          />
         </Section>
         {sections(row).map((s) => (
           <Section key={s.heading} heading={s.heading}>

@@ -8,6 +8,8 @@ import { useEffect, useState } from 'react';
 import { notifyError, notifySuccess, notifySuccessOnCleanSlate } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
+import { QUALITY_SETTINGS_LINK, REVIEW_QUEUE_LINK } from '../admin-quality/quality-links';
+import { ReviewNotice } from '../admin-quality/review-notice';
 import { AdConversionsDialog } from './ad-conversions-dialog';
 import { AuditLogDialog } from './audit-log-dialog';
 import { BackupsDialog } from './backups-dialog';
@@ -107,6 +109,8 @@ export function LeadsDashboardPage() {
     onBackups: () => setBackupsOpen(true),
     onAdConversions: setConversionsFor,
     onWebhooks: () => setWebhooksOpen(true),
+    onReviewQueue: () => void navigate(REVIEW_QUEUE_LINK),
+    onQualitySettings: () => void navigate(QUALITY_SETTINGS_LINK),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,
@@ -123,6 +127,7 @@ export function LeadsDashboardPage() {
     <Container fluid py="lg" px={{ base: 'sm', md: 'lg' }}>
       <Stack gap="lg">
         <DashboardHeader title="Leads Dashboard" actions={actions} />
+        <ReviewNotice />
 
         <section aria-labelledby="website-leads-heading">
           <Stack gap="lg">
