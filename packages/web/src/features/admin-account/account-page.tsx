@@ -22,7 +22,6 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ChangePasswordInput, changePasswordSchema } from '@uf/shared/admin.schema';
 import { type EmailSettingsInput, emailSettingsSchema } from '@uf/shared/email-reports.schema';
-import { ERROR_CODES } from '@uf/shared/errors';
 import { useEffect, useState } from 'react';
 import { businessClock } from '../../business-clock';
 import { notifyError, notifySuccess } from '../../notify';
@@ -442,13 +441,9 @@ export function AccountPage() {
     title: 'Account',
     description: 'Two-factor sign-in, password, e-mail reports and sessions.',
   });
-  const navigate = useNavigate();
   const session = trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
   const twoFactor = trpc.adminAccount.twoFactor.useQuery(undefined, { staleTime: 0 });
-  const signedOut = session.isError && appErrorOf(session.error)?.error === ERROR_CODES.unauthorized;
-  useEffect(() => {
-    if (signedOut) void navigate({ to: '/admin/login', replace: true });
-  }, [signedOut, navigate]);
+  // Signed out: the admin area's session guard takes the tab to the sign-in page (issue 37).
   if (!session.isSuccess || !twoFactor.data) {
     return (
       <Center mih="60vh">

@@ -126,10 +126,8 @@ export function AnalyticsPage() {
     }
   }, [analytics.data, analytics.isPlaceholderData, query.source, query.campaign]);
 
+  // The admin area's session guard takes a signed-out tab to the sign-in page (issue 37).
   const signedOut = isUnauthorized(session.error) || isUnauthorized(analytics.error);
-  useEffect(() => {
-    if (signedOut) void navigate({ to: '/admin/login', replace: true });
-  }, [signedOut, navigate]);
 
   if (signedOut || session.isPending || (session.isSuccess && analytics.isPending)) {
     return (

@@ -45,16 +45,16 @@ export function LeadsDashboardPage() {
   const [conversionsFor, setConversionsFor] = useState<AdPlatform | null>(null);
   const [webhooksOpen, setWebhooksOpen] = useState(false);
 
-  // Signed out, or the session ended while the page was open: back to the sign-in page.
+  // Signed out, or the session ended while the page was open: the admin area's session guard takes the
+  // tab to the sign-in page (issue 37); meanwhile the page shows nothing of the old data.
   const signedOut =
     session.isError ||
     [website.list, website.stats, api.list, api.stats].some((q) => isUnauthorized(q.error));
   // ADMIN_REQUIRE_2FA: an admin without two-factor can only reach the enrolment (issue 25).
   const enrolFirst = [website.list, website.stats, api.list, api.stats].some((q) => mustEnrol(q.error));
   useEffect(() => {
-    if (signedOut) void navigate({ to: '/admin/login', replace: true });
-    else if (enrolFirst) void navigate({ to: '/admin/account', replace: true });
-  }, [signedOut, enrolFirst, navigate]);
+    if (enrolFirst) void navigate({ to: '/admin/account', replace: true });
+  }, [enrolFirst, navigate]);
 
   if (!session.isSuccess || signedOut) {
     return (

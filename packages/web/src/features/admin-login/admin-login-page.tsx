@@ -1,4 +1,5 @@
 import {
+  Alert,
   Button,
   Center,
   Container,
@@ -14,7 +15,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useNavigate } from '@tanstack/react-router';
 import { type LoginInput, loginSchema } from '@uf/shared/admin.schema';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
-import { isLeadPagePath } from '@uf/shared/admin-paths';
+import { isLeadPagePath, SESSION_ENDED_SEARCH } from '@uf/shared/admin-paths';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { useEffect, useRef, useState } from 'react';
@@ -32,6 +33,12 @@ import { appErrorOf, trpc } from '../../trpc';
 function nextLeadPage(): string | null {
   const next = new URLSearchParams(window.location.search).get('next');
   return next !== null && isLeadPagePath(next) ? next : null;
+}
+
+/** Sent here by the session guard because this tab's session ended (issue 37). */
+function sessionEnded(): boolean {
+  const { key, value } = SESSION_ENDED_SEARCH;
+  return new URLSearchParams(window.location.search).get(key) === value;
 }
 
 /** Spec §2 /admin/login: username and password, 'Sign In' / 'Signing in...', then /admin/leads. */
@@ -122,6 +129,11 @@ export function AdminLoginPage() {
       <Text c="gray.7" ta="center" mb="lg">
         Staff access to leads and analytics
       </Text>
+      {sessionEnded() && (
+        <Alert color="yellow" title="Your session ended" mb="md" role="status">
+          You were signed out (from another tab or device, or after a long time). Sign in again to continue.
+        </Alert>
+      )}
       <Paper withBorder shadow="sm" p="xl">
         <form ref={formRef} noValidate onSubmit={submit} aria-label="Admin sign in">
           <Stack>
