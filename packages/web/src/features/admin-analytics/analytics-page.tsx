@@ -16,7 +16,11 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
 import { analyticsCsv, analyticsCsvName } from '@uf/shared/analytics-csv';
 import { ANALYTICS_TEXTS, formatChange, rangeLabel } from '@uf/shared/analytics-dashboard';
-import { type AnalyticsQueryInput, analyticsQuerySchema } from '@uf/shared/analytics-query.schema';
+import {
+  type AnalyticsQueryInput,
+  analyticsQuerySchema,
+  NO_CAMPAIGN,
+} from '@uf/shared/analytics-query.schema';
 import { ANALYTICS_REFRESH_MS } from '@uf/shared/constants';
 import { PAGES } from '@uf/shared/pages';
 import { useEffect, useMemo, useState } from 'react';
@@ -121,7 +125,8 @@ export function AnalyticsPage() {
       const rows = analytics.data.sources;
       setAttribution({
         sources: [...new Set(rows.map((r) => r.source))].sort(),
-        campaigns: [...new Set(rows.map((r) => r.campaign))].sort(),
+        // Traffic without a campaign is its own choice: '' would read as "no filter" (issue 37).
+        campaigns: [...new Set(rows.map((r) => r.campaign || NO_CAMPAIGN))].sort(),
       });
     }
   }, [analytics.data, analytics.isPlaceholderData, query.source, query.campaign]);
@@ -271,7 +276,7 @@ export function AnalyticsPage() {
               ...filters,
               channel: row.channel,
               source: row.source,
-              campaign: row.campaign || 'all',
+              campaign: row.campaign || NO_CAMPAIGN,
             })
           }
         />
