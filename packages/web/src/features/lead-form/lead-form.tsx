@@ -14,6 +14,7 @@ import { enteredValues } from '../../entered-values';
 import { focusFirstInvalid } from '../../focus-invalid';
 import { useFormTakeover } from '../../form-takeover';
 import { notifyError } from '../../notify';
+import { usePressHold } from './after-press';
 import { sessionAttribution, storedSessionId } from './session-attribution';
 import { consentEvidence, loadTrustedForm } from './trusted-form';
 
@@ -105,6 +106,7 @@ export function LeadForm({
     validateInputOnBlur: true,
   });
   const [pending, setPending] = useState(false);
+  const press = usePressHold();
   // One Idempotency-Key for this form's submissions: re-sending the same lead (its first answer lost)
   // gets the original id back instead of "Already Submitted" (issue 22).
   const retryKey = useRef<string | undefined>(undefined);
@@ -161,9 +163,9 @@ export function LeadForm({
 
   const consentProps = form.getInputProps('consentGiven', { type: 'checkbox' });
   /**
-   * A field's props, validated on blur — except when the blur comes from pressing "Search Now": the
-   * message would push the button down between mouse-down and mouse-up, the click would miss it, and
-   * the visitor would see one error instead of all of them (issue 13). The submit validates everything.
+   * A field's props, validated on blur — after the click when the blur comes from a press: the message
+   * would push what was pressed ("Search Now", issue 13; the consent box, issue 37) down between the
+   * finger landing and the click, and the click would miss it.
    */
   const field = (path: keyof LeadFormValues) => {
     const props = form.getInputProps(path);
@@ -172,8 +174,7 @@ export function LeadForm({
       // Named, so what was entered before the app started can be found (below) and autofill knows them.
       name: path,
       onBlur: (event: FocusEvent<HTMLElement>) => {
-        if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') === 'submit') return;
-        props.onBlur?.(event);
+        press.later(() => props.onBlur?.(event));
       },
     };
   };
@@ -187,6 +188,7 @@ export function LeadForm({
       action="/#search"
       noValidate
       aria-label="Unclaimed money search"
+      {...press.formProps}
       onSubmit={(e) => {
         onSubmitAttempt?.();
         handleSubmit(e);
