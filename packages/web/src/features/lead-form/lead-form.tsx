@@ -6,7 +6,7 @@ import { BIRTH_DAYS, BIRTH_MONTHS, BIRTH_YEARS } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LANDING_FORM_FIELDS } from '@uf/shared/landing-step';
 import { createLeadSubmissionSchema, EMPTY_LEAD_FORM, type LeadFormValues } from '@uf/shared/lead.schema';
-import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import { LEAD_FORM_NOTICES, PUBLIC_TOASTS } from '@uf/shared/messages';
 import { type FocusEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { appErrorOf } from '../../api-error';
 import { useAppConfig } from '../../app-config';
@@ -144,6 +144,8 @@ export function LeadForm({
         const app = appErrorOf(err);
         if (app?.error === ERROR_CODES.duplicateEmail) {
           notifyError(PUBLIC_TOASTS.duplicateEmail.title, PUBLIC_TOASTS.duplicateEmail.message);
+          // The toast is gone in 5 s: what to do stays beside the field (issue 37), as without the app.
+          form.setFieldError('email', LEAD_FORM_NOTICES.duplicateEmail);
         } else if (app?.error === ERROR_CODES.ageRestriction) {
           notifyError(PUBLIC_TOASTS.ageRestriction.title, PUBLIC_TOASTS.ageRestriction.message);
         } else {
