@@ -19,6 +19,10 @@ import { recordAudit } from './audit.service';
  *   delay before the password check, capped), never refuse it — so the right password from an address
  *   that has not failed always gets in.
  */
+/** A recovery code works once (issue 37: the admin was told only "Invalid two-factor code"). */
+export const RECOVERY_CODE_USED =
+  'This recovery code has already been used. Each code works once: enter another one.';
+
 export const LOGIN_LIMITS = {
   windowSeconds: 15 * 60,
   perClient: 30,
@@ -104,12 +108,21 @@ export async function signIn(
     const recoveryLeft = input.totp
       ? undefined
       : await useRecoveryCode(deps.pool, admin.id, input.recoveryCode ?? '');
-    const passed = input.totp ? await acceptTotp(deps.pool, admin.id, input.totp) : recoveryLeft !== null;
+    const passed = input.totp
+      ? await acceptTotp(deps.pool, admin.id, input.totp)
+      : typeof recoveryLeft === 'number';
     if (!passed) {
       await failed('admin.sign_in_second_step_failed', admin.username);
-      throw new AppError(ERROR_CODES.unauthorized, 'Invalid two-factor code');
+      throw new AppError(
+        ERROR_CODES.unauthorized,
+        recoveryLeft === 'used'
+          ? RECOVERY_CODE_USED
+          : input.totp
+            ? 'Invalid two-factor code'
+            : 'Invalid recovery code',
+      );
     }
-    if (recoveryLeft !== undefined && recoveryLeft !== null) {
+    if (typeof recoveryLeft === 'number') {
       await recordAudit(deps.pool, {
         actor: admin.username,
         action: 'admin.recovery_code_used',

@@ -99,9 +99,19 @@ export function AdminLoginPage() {
           setSecondStep('totp');
           return;
         }
+        // What happened to the code, beside it (issue 37): a used recovery code, a wrong one, or a recovery
+        // code typed where the 6-digit code goes (it used to read "Invalid username or password").
         if (secondStep && app?.error === ERROR_CODES.unauthorized) {
           setCode('');
-          notifyError('Sign in failed', 'Invalid two-factor code');
+          setCodeError(app.message);
+          return;
+        }
+        if (secondStep && app?.error === ERROR_CODES.validation) {
+          setCodeError(
+            secondStep === 'totp'
+              ? 'That is not a 6-digit code. For a recovery code, choose "Use a recovery code instead".'
+              : app.message,
+          );
           return;
         }
         // Too many attempts says when to try again; every other failure is the one spec message.
