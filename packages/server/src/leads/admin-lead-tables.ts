@@ -261,7 +261,10 @@ export function whereSql(
     // The website-only filters have no column in the API table.
     if (value === undefined || !(field in table.columns)) continue;
     const column = columnOf(table, field);
-    clauses.push(`${column.column} = ${bind(value)}${CASTS[column.kind] ?? ''}`);
+    // Typed as seen elsewhere ("Google" for google, issue 37): the attribution texts ignore case.
+    if (field === 'source' || field === 'campaign')
+      clauses.push(`lower(${column.column}) = lower(${bind(value)})`);
+    else clauses.push(`${column.column} = ${bind(value)}${CASTS[column.kind] ?? ''}`);
   }
   const createdAt = columnOf(table, 'createdAt').column;
   if (filters.startDate !== undefined) {
