@@ -28,7 +28,12 @@ const list = (query: Record<string, string>) =>
 
 describe('lead filters (issue 37)', () => {
   it('match source and campaign whatever their case', async () => {
-    for (const query of [{ source: 'Google' }, { source: 'GOOGLE' }, { campaign: 'spring-sale' }]) {
+    const queries: Record<string, string>[] = [
+      { source: 'Google' },
+      { source: 'GOOGLE' },
+      { campaign: 'spring-sale' },
+    ];
+    for (const query of queries) {
       const res = await list(query);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toHaveLength(1);

@@ -236,7 +236,12 @@ export function AnalyticsPage() {
 
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 6 }}>
           {cards.map((card) => {
-            const change = formatChange(card.now, card.before, periodDays);
+            const change = formatChange(
+              card.now,
+              card.before,
+              periodDays,
+              !range.startDate && !range.endDate,
+            );
             return (
               <Paper key={card.title} withBorder p="md" radius="md" role="group" aria-label={card.title}>
                 <Text size="sm" c="dimmed" fw={500}>
