@@ -5,7 +5,7 @@ import type { AdPlatform } from '@uf/shared/ad-conversions';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { useEffect, useState } from 'react';
-import { notifyError, notifySuccess, notifySuccessOnCleanSlate } from '../../notify';
+import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { AdConversionsDialog } from './ad-conversions-dialog';
@@ -87,7 +87,7 @@ export function LeadsDashboardPage() {
     try {
       await logout.mutateAsync();
       queryClient.clear();
-      notifySuccessOnCleanSlate(ADMIN_TOASTS.loggedOut);
+      notifySuccess(ADMIN_TOASTS.loggedOut);
       await navigate({ to: '/admin/login' });
     } catch {
       notifyError(ADMIN_TOASTS.errorTitle, ADMIN_TOASTS.logoutFailed);

@@ -20,7 +20,7 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { useEffect, useRef, useState } from 'react';
 import { focusFirstInvalid } from '../../focus-invalid';
-import { notifyError, notifySuccessOnCleanSlate } from '../../notify';
+import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 
@@ -90,7 +90,7 @@ export function AdminLoginPage() {
         // Whatever was cached belonged to no one (or to the previous admin).
         utils.invalidate();
         // A "Sign in failed" toast from a mistyped password must not follow the admin to the dashboard.
-        notifySuccessOnCleanSlate(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
+        notifySuccess(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
         if ('twoFactorSetupRequired' in signedIn) await navigate({ to: '/admin/account' });
         else await goIn(false);
       } catch (err) {
