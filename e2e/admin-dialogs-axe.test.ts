@@ -75,7 +75,7 @@ describe('admin dialogs, opened, at 1440×900', () => {
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     const name = (await dialog.getAttribute('aria-labelledby'))
-      ? await page.locator(`#${await dialog.getAttribute('aria-labelledby')}`).innerText()
+      ? ((await page.locator(`#${await dialog.getAttribute('aria-labelledby')}`).textContent()) ?? '')
       : '';
     await expectDialogClean(name);
   });

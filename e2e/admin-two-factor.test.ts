@@ -61,7 +61,7 @@ describe('two-factor sign-in through the screens', () => {
     // Issue 37: the Account screen with two-factor on — axe finds nothing (the "On" badge was 3.44:1, the
     // sessions' actions column had no header); session times in ET, the browser by name.
     await page.getByRole('columnheader', { name: 'Signed in (ET)' }).waitFor();
-    expect(await page.getByRole('table', { name: 'Sessions' }).innerText()).not.toContain('Mozilla/');
+    expect(await page.getByRole('table', { name: 'Sessions' }).textContent()).not.toContain('Mozilla/');
     expect(describeViolations(await axeViolations(page))).toEqual([]);
     await context.close();
 
