@@ -2,6 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseHeaderAction, signInThroughForm } from './support/admin';
+import { axeViolations, describeViolations } from './support/axe';
 import { launchBrowser, pinToast } from './support/browser';
 import { type BuiltServer, startBuiltServer } from './support/built-server';
 import { createScratchDatabase, type ScratchDatabase } from './support/database';
@@ -54,8 +55,14 @@ describe('two-factor sign-in through the screens', () => {
     const codes = page.getByLabel('Recovery codes').locator('code');
     await codes.first().waitFor();
     expect(await codes.count()).toBe(10);
+    const recoveryCodes = await codes.allTextContents();
     await page.getByRole('button', { name: 'I have saved these codes' }).click();
     await page.getByText('Recovery codes left: 10').waitFor();
+    // Issue 37: the Account screen with two-factor on — axe finds nothing (the "On" badge was 3.44:1, the
+    // sessions' actions column had no header); session times in ET, the browser by name.
+    await page.getByRole('columnheader', { name: 'Signed in (ET)' }).waitFor();
+    expect(await page.getByRole('table', { name: 'Sessions' }).textContent()).not.toContain('Mozilla/');
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
     await context.close();
 
     // A new browser: the password alone leads to the second step, the code signs in.
@@ -75,5 +82,31 @@ describe('two-factor sign-in through the screens', () => {
     await login.waitForURL('**/admin/leads');
     await welcomed;
     await fresh.close();
+
+    // Issue 37: recovery codes say what happened — one typed where the 6-digit code goes, one used twice.
+    const signInWithRecovery = async (expectSignedIn: boolean) => {
+      const ctx = await browser.newContext({ baseURL: server.url });
+      const p = await ctx.newPage();
+      await p.goto('/admin/login');
+      await p.getByLabel('Username').fill(ADMIN.username);
+      await p.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+      await p.getByRole('button', { name: 'Sign In' }).click();
+      await p.getByLabel('Authentication code').fill(recoveryCodes[0] ?? '');
+      await p.getByRole('button', { name: 'Sign In' }).click();
+      await p
+        .getByText('That is not a 6-digit code. For a recovery code, choose "Use a recovery code instead".')
+        .waitFor();
+      await p.getByRole('button', { name: 'Use a recovery code instead' }).click();
+      await p.getByLabel('Recovery code').fill(recoveryCodes[0] ?? '');
+      await p.getByRole('button', { name: 'Sign In' }).click();
+      if (expectSignedIn) await p.waitForURL('**/admin/leads');
+      else
+        await p
+          .getByText('This recovery code has already been used. Each code works once: enter another one.')
+          .waitFor();
+      await ctx.close();
+    };
+    await signInWithRecovery(true);
+    await signInWithRecovery(false);
   }, 120_000);
 });

@@ -60,11 +60,33 @@ function pnpmOrExit(args) {
 
 function install() {
   const frozen = existsSync(path.join(root, 'pnpm-lock.yaml')) && process.env.BOOTSTRAP_UNFROZEN !== '1';
-  pnpmOrExit(['install', frozen ? '--frozen-lockfile' : '--no-frozen-lockfile', '--reporter=append-only']);
+  // The CLI's own output is what matters there (a key shown once): the install says nothing unless it fails.
+  const quiet = task === 'cli' || task === 'demo';
+  pnpmOrExit([
+    'install',
+    frozen ? '--frozen-lockfile' : '--no-frozen-lockfile',
+    quiet ? '--reporter=silent' : '--reporter=append-only',
+  ]);
 }
 
 function build() {
   pnpmOrExit(['-r', '--workspace-concurrency=1', 'run', 'build']);
+}
+
+/**
+ * The operator CLI needs only the server's bundle (issue 37: every `npm run cli` rebuilt the web app and
+ * buried an API key's one-time display under its output). Built quietly; its output shown if it fails.
+ */
+function buildServerQuietly() {
+  const result = spawnSync('npx', ['-y', `pnpm@${PNPM_VERSION}`, '--filter', '@uf/server', 'run', 'build'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    process.exit(result.status ?? 1);
+  }
 }
 
 const serverEntry = path.join(root, 'packages/server/dist/main.js');
@@ -82,8 +104,12 @@ switch (task) {
     runOrExit(process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...rest], { env });
     break;
   case 'cli':
-    build();
+    buildServerQuietly();
     runOrExit(process.execPath, [cliEntry, ...rest], { env });
+    break;
+  case 'demo':
+    buildServerQuietly();
+    runOrExit(process.execPath, [cliEntry, 'demo:load', ...rest], { env });
     break;
   case 'dev':
     runOrExit(process.execPath, [path.join(root, 'scripts/dev.mjs'), ...rest], { env });

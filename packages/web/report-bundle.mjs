@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-export const LIMITS_KB = { criticalJs: 60, css: 15, pageViewJs: 60, interactionJs: 152 };
+export const LIMITS_KB = { criticalJs: 60, css: 15, pageViewJs: 60, interactionJs: 152.5 };
 /** The module the entry runs at every document's load (see the file comment). */
 const AT_LOAD = 'src/page-load.ts';
 

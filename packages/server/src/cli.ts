@@ -11,6 +11,7 @@ import {
   usageOf,
   wantsHelp,
 } from './cli/command';
+import { demoCommands } from './cli/demo.commands';
 import { ConfigError, loadConfig } from './config';
 import { AppError } from './errors';
 
@@ -18,7 +19,13 @@ import { AppError } from './errors';
 // (DATABASE_URL, or the embedded database in DATA_DIR — stop the server first in that mode).
 // Strict (issue 25): an unknown flag or an extra argument exits 2 with the usage on stderr and changes
 // nothing; --help/-h anywhere prints the command's help and changes nothing.
-const commands: CliCommand[] = [...adminCommands, ...apiKeyCommands, ...backupCommands, ...analyticsCommands];
+const commands: CliCommand[] = [
+  ...adminCommands,
+  ...apiKeyCommands,
+  ...backupCommands,
+  ...analyticsCommands,
+  ...demoCommands,
+];
 
 function help(): string {
   const width = Math.max(...commands.map((c) => usageOf(c).length));

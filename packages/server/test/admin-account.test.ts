@@ -1,9 +1,11 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RECOVERY_CODE_USED } from '../src/admin/admin-auth.service';
 import { hashPassword } from '../src/admin/password';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { ADMIN, seedAdmin, signIn } from './support/admin';
+import { BROWSER_UA } from './support/analytics';
 import { startTestApp, type TestApp } from './support/test-app';
 
 // Issue 25: two-factor sign-in, recovery codes, the rehash, password change and sessions. Codes are
@@ -103,6 +105,8 @@ describe('two-factor sign-in', () => {
     expect(ok.statusCode).toBe(200);
     const again = await login({ ...bob, recoveryCode: recovery });
     expect(again.statusCode).toBe(401);
+    // Issue 37: says what happened, not only "Invalid two-factor code".
+    expect(again.json().message).toBe(RECOVERY_CODE_USED);
     expect(await audit()).toContain('admin.recovery_code_used');
   });
 
@@ -262,6 +266,26 @@ describe('sessions', () => {
     expect(list.statusCode).toBe(200);
     const sessions = list.json() as { id: string; current: boolean; ip: string; createdAt: string }[];
     expect(sessions).toHaveLength(3);
+    // Issue 37: a readable browser beside the raw user agent.
+    const chrome = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      payload: gina,
+      headers: { 'user-agent': BROWSER_UA },
+    });
+    const listed = await t.app.inject({ url: '/api/admin/me/sessions', cookies: a });
+    const chromeRow = (listed.json() as { id: string; browser: string; userAgent: string | null }[]).find(
+      (s) => s.userAgent === BROWSER_UA,
+    );
+    expect(chrome.statusCode).toBe(200);
+    expect(chromeRow?.browser).toBe('Chrome on Windows');
+    // Ended again: the rest of this test counts three sessions.
+    const ended = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/me/sessions/${chromeRow?.id}`,
+      cookies: a,
+    });
+    expect(ended.statusCode).toBe(200);
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
     expect(sessions[0]).toEqual(
       expect.objectContaining({

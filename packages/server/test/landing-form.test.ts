@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { LANDING_STEP_META, type LandingStep } from '@uf/shared/landing-step';
-import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import { LEAD_FORM_NOTICES, PUBLIC_TOASTS } from '@uf/shared/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadBody, visitorLeadBody } from './support/fixtures';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -159,6 +159,29 @@ describe('POST / (the landing form without the app)', () => {
       'not-an-email',
     ]);
     expect(count.rows[0].n).toBe(0);
+  });
+
+  it('says beside the unticked box that a ticked consent must be given again (issue 37)', async () => {
+    const res = await post(leadFields({ zipCode: '1234' }));
+    expect(res.statusCode).toBe(400);
+    const step = stepOf(res.body);
+    if (step.step !== 'form') throw new Error(`expected the form, got ${step.step}`);
+    expect(step.errors).toEqual({
+      zipCode: 'ZIP code must be at least 5 digits',
+      consentGiven: LEAD_FORM_NOTICES.consentAgain,
+    });
+    expect(res.body).toContain(LEAD_FORM_NOTICES.consentAgain);
+    expect(res.body).not.toMatch(/name="consentGiven"[^>]*checked/);
+  });
+
+  it('says beside the e-mail field what to do about a duplicate e-mail (issue 37)', async () => {
+    const fields = leadFields();
+    expect((await post(fields)).statusCode).toBe(200);
+    const again = await post(fields);
+    const step = stepOf(again.body);
+    if (step.step !== 'form') throw new Error(`expected the form, got ${step.step}`);
+    expect(step.errors.email).toBe(LEAD_FORM_NOTICES.duplicateEmail);
+    expect(again.body).toContain(LEAD_FORM_NOTICES.duplicateEmail);
   });
 
   it('shows the spec messages for a duplicate e-mail and an age outside 1940–1994', async () => {

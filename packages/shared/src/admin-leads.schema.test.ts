@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeFilters, exportFileName } from './admin-leads';
+import { activeFilters, exportFileName, FILTER_HINTS, filterHint } from './admin-leads';
 import {
   apiLeadListSchema,
   bulkDeleteSchema,
@@ -91,5 +91,19 @@ describe('helpers', () => {
   it('names export files as the spec says', () => {
     expect(exportFileName('website', '2026-11-22')).toBe('website-leads-2026-11-22.csv');
     expect(exportFileName('api', '2026-11-22')).toBe('api-leads-2026-11-22.csv');
+  });
+});
+
+describe('what the filter card does not send (issue 37)', () => {
+  it('a one-letter search and an end date before the start wait, with a hint beside the field', () => {
+    const values = { search: 'a', startDate: '2026-05-10', endDate: '2026-05-01', state: 'all' };
+    expect(activeFilters(values)).toEqual({ startDate: '2026-05-10' });
+    expect(filterHint('search', values)).toBe(FILTER_HINTS.searchTooShort);
+    expect(filterHint('endDate', values)).toBe(FILTER_HINTS.rangeInverted);
+    expect(activeFilters({ ...values, search: 'ab', endDate: '2026-05-11' })).toEqual({
+      search: 'ab',
+      startDate: '2026-05-10',
+      endDate: '2026-05-11',
+    });
   });
 });

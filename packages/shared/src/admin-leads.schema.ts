@@ -70,7 +70,7 @@ const attributionFilter = (name: string) =>
       .optional(),
   );
 
-export const apiLeadFiltersSchema = z.object({
+const apiLeadFilterFields = z.object({
   search: searchFilter,
   state: stateFilter,
   birthYear: birthYearFilter,
@@ -79,7 +79,12 @@ export const apiLeadFiltersSchema = z.object({
   // Lead quality (issue 33): accept, hold or reject.
   verdict: verdictFilter,
 });
-export const websiteLeadFiltersSchema = apiLeadFiltersSchema.extend({
+/** An inverted range is refused with a message (issue 37: it answered "no leads" without a word). */
+const rangeInOrder = (q: { startDate?: string; endDate?: string }) =>
+  !q.startDate || !q.endDate || q.startDate <= q.endDate;
+const RANGE_ERROR = { message: 'endDate must not be before startDate', path: ['endDate'] };
+export const apiLeadFiltersSchema = apiLeadFilterFields.refine(rangeInOrder, RANGE_ERROR);
+const websiteLeadFilterFields = apiLeadFilterFields.extend({
   consentGiven: consentFilter,
   channel: z.preprocess(
     (v) => (typeof v === 'string' ? unset(v.trim()) : unset(v)),
@@ -88,6 +93,7 @@ export const websiteLeadFiltersSchema = apiLeadFiltersSchema.extend({
   source: attributionFilter('source'),
   campaign: attributionFilter('campaign'),
 });
+export const websiteLeadFiltersSchema = websiteLeadFilterFields.refine(rangeInOrder, RANGE_ERROR);
 
 export type ApiLeadFilters = z.output<typeof apiLeadFiltersSchema>;
 export type WebsiteLeadFilters = z.output<typeof websiteLeadFiltersSchema>;
@@ -119,8 +125,12 @@ function pagingSchema<const F extends readonly [string, ...string[]]>(fields: F)
   });
 }
 
-export const websiteLeadListSchema = websiteLeadFiltersSchema.extend(pagingSchema(WEBSITE_LEAD_FIELDS).shape);
-export const apiLeadListSchema = apiLeadFiltersSchema.extend(pagingSchema(API_LEAD_FIELDS).shape);
+export const websiteLeadListSchema = websiteLeadFilterFields
+  .extend(pagingSchema(WEBSITE_LEAD_FIELDS).shape)
+  .refine(rangeInOrder, RANGE_ERROR);
+export const apiLeadListSchema = apiLeadFilterFields
+  .extend(pagingSchema(API_LEAD_FIELDS).shape)
+  .refine(rangeInOrder, RANGE_ERROR);
 export type WebsiteLeadListQuery = z.output<typeof websiteLeadListSchema>;
 export type ApiLeadListQuery = z.output<typeof apiLeadListSchema>;
 

@@ -185,9 +185,29 @@ export type SortOrder = 'asc' | 'desc';
 /** Bulk deletes are one statement whatever the count; the cap only bounds the request body. */
 export const MAX_BULK_DELETE = 200_000;
 
-/** Strips '' and 'all' so they are never sent (spec §5). */
+/** The search box's shortest query (issue 16); the server refuses a shorter one. */
+export const MIN_SEARCH_LENGTH = 2;
+
+/** Why a filter card's value is not applied (issue 37): said beside the field instead of failing the table. */
+export const FILTER_HINTS = {
+  searchTooShort: `Type at least ${MIN_SEARCH_LENGTH} characters to search`,
+  rangeInverted: 'End date is before start date',
+} as const;
+
+/** A value of the card the list cannot use yet: a one-letter search, an end date before the start. */
+export function filterHint(key: string, values: Record<string, string>): string | undefined {
+  const v = (values[key] ?? '').trim();
+  if (key === 'search' && v.length > 0 && v.length < MIN_SEARCH_LENGTH) return FILTER_HINTS.searchTooShort;
+  const { startDate, endDate } = values;
+  if (key === 'endDate' && startDate && endDate && endDate < startDate) return FILTER_HINTS.rangeInverted;
+  return undefined;
+}
+
+/** Strips '' and 'all' so they are never sent (spec §5), and values with a hint (issue 37). */
 export function activeFilters<T extends Record<string, string>>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== 'all')) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(values).filter(([k, v]) => v !== '' && v !== 'all' && !filterHint(k, values)),
+  ) as Partial<T>;
 }
 
 /** CSV file names of spec §7: website-leads-YYYY-MM-DD.csv / api-leads-YYYY-MM-DD.csv. */

@@ -10,3 +10,15 @@ const LEAD_PAGE = /^\/admin\/(?:(?:api-)?leads\/[^/]+|quality\/(?:review|setting
 
 /** Whether `path` (no query) is a lead's page or a quality screen: where sign-in may send the admin back to. */
 export const isLeadPagePath = (path: string): boolean => LEAD_PAGE.test(path);
+
+/** The sign-in page's query flag for "this tab's session ended while a page was open" (issue 37). */
+export const SESSION_ENDED_SEARCH = { key: 'session', value: 'ended' } as const;
+
+/** The sign-in page to send a tab to: with the session-ended notice or not, and back to a lead's page. */
+export function signInPath(from: string, sessionEnded: boolean): string {
+  const params = new URLSearchParams();
+  if (sessionEnded) params.set(SESSION_ENDED_SEARCH.key, SESSION_ENDED_SEARCH.value);
+  if (isLeadPagePath(from)) params.set('next', from);
+  const query = params.toString();
+  return query ? `/admin/login?${query}` : '/admin/login';
+}

@@ -30,6 +30,7 @@ export const adminSessionsSchema = z.array(
     lastSeenAt: instant(),
     ip: nullableText(),
     userAgent: nullableText(),
+    browser: text('Chrome on Windows'),
     current: flag('The session of this request'),
   }),
 );

@@ -52,6 +52,13 @@ describe('formatChange', () => {
     expect(formatChange(112, 100, 30)).toEqual({ text: '+12% vs previous 30 days', direction: 'up' });
     expect(formatChange(95, 100, 7)).toEqual({ text: '−5% vs previous 7 days', direction: 'down' });
     expect(formatChange(7, 7, 1)).toEqual({ text: 'Same as the previous 1 day', direction: 'flat' });
+  });
+
+  it('names the period it compares beside an all-time figure (issue 37)', () => {
+    expect(formatChange(1057, 0, 30, true)).toEqual({
+      text: 'Last 30 days: 1,057 · Up from 0 in the previous 30 days',
+      direction: 'up',
+    });
     expect(formatChange(3, 0, 30)).toEqual({ text: 'Up from 0 in the previous 30 days', direction: 'up' });
     expect(formatChange(1001, 1000, 30)).toEqual({ text: '+<1% vs previous 30 days', direction: 'up' });
   });

@@ -85,6 +85,9 @@ export const ANALYTICS_TEXTS = {
   sources: {
     title: 'Sources',
     description: 'Which channel, source and campaign brought visitors who became consenting leads',
+    // One rule for deleted leads, said on the page (issue 37: "Leads 0, Conversion Rate 30 %").
+    deletedLeadsRule:
+      'Visits, the funnel and the conversion rate count what visitors did, also when their lead was deleted since; Leads and Valid Consent Rate count the leads kept now.',
     empty: 'No visits in this period',
     noCampaign: '(none)',
     columns: {
@@ -95,7 +98,8 @@ export const ANALYTICS_TEXTS = {
       visits: 'Visits',
       surveyStarts: 'Survey Starts',
       leads: 'Leads',
-      consentRate: 'Consent Rate',
+      // Not the dashboard's "Consent Rate" (consent given): named for what it counts (issue 37).
+      consentRate: 'Valid Consent Rate',
       conversionRate: 'Conversion Rate',
       accepted: 'Accepted',
       held: 'Held',
@@ -144,15 +148,25 @@ export function formatChange(
   current: number,
   previous: number,
   days: number,
+  /** The card's figure is all time (no dates chosen): the change then names the period it compares. */
+  valueIsAllTime = false,
 ): { text: string; direction: 'up' | 'down' | 'flat' } {
   const period = ANALYTICS_TEXTS.change.period(days);
-  if (current === previous) return { text: `Same as the previous ${period}`, direction: 'flat' };
-  if (previous === 0) return { text: `Up from 0 in the previous ${period}`, direction: 'up' };
+  const change = changeOf(current, previous, period);
+  // Issue 37: "Up from 0 in the previous 30 days" beside an all-time total read as a change of that total.
+  return valueIsAllTime
+    ? { ...change, text: `Last ${period}: ${current.toLocaleString('en-US')} · ${change.text}` }
+    : change;
+}
+
+function changeOf(current: number, previous: number, period: string) {
+  if (current === previous) return { text: `Same as the previous ${period}`, direction: 'flat' as const };
+  if (previous === 0) return { text: `Up from 0 in the previous ${period}`, direction: 'up' as const };
   const percent = Math.round(((current - previous) / previous) * 100);
   const shown = percent === 0 ? '<1%' : `${Math.abs(percent)}%`;
   return current > previous
-    ? { text: `+${shown} vs previous ${period}`, direction: 'up' }
-    : { text: `−${shown} vs previous ${period}`, direction: 'down' };
+    ? { text: `+${shown} vs previous ${period}`, direction: 'up' as const }
+    : { text: `−${shown} vs previous ${period}`, direction: 'down' as const };
 }
 
 /** A share as shown in the funnel and sources table: one decimal below 10 %, whole above; '—' without a base. */

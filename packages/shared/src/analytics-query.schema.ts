@@ -28,10 +28,21 @@ const day = (name: string) => {
   );
 };
 
-const attributionFilter = (name: string) =>
+/**
+ * The campaign filter's value for "traffic without a campaign" (issue 37): the dashboard shows such rows as
+ * "(none)", and an empty value already means "no filter" (spec §5). Parsed into '' — the stored campaign of
+ * that traffic — so the server filters on it.
+ */
+export const NO_CAMPAIGN = '(none)';
+
+/**
+ * A free-text attribution filter. Empty and 'all' are dropped by a transform after the text check, not by
+ * a union with ignoredFilter: under parseAsync (how tRPC parses) zod's union let the text branch win, and
+ * `campaign=all` filtered on a campaign named "all" (issue 37).
+ */
+const attributionFilter = (name: string, none?: string) =>
   z.optional(
-    z.union([
-      ignoredFilter,
+    z.pipe(
       z
         .string()
         .check(
@@ -39,7 +50,8 @@ const attributionFilter = (name: string) =>
           z.maxLength(ATTRIBUTION_LIMITS.landingReferrer, `${name} is too long`),
           z.refine(isSafeText, `${name} contains invalid characters`),
         ),
-    ]),
+      z.transform((v: string) => (v === '' || v === 'all' ? undefined : v === none ? '' : v)),
+    ),
   );
 
 export const analyticsQuerySchema = z
@@ -73,7 +85,7 @@ export const analyticsQuerySchema = z
       ]),
     ),
     source: attributionFilter('source'),
-    campaign: attributionFilter('campaign'),
+    campaign: attributionFilter('campaign', NO_CAMPAIGN),
   })
   .check(
     z.refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, {

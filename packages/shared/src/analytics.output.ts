@@ -31,7 +31,7 @@ export const analyticsSummarySchema = z.object({
   topCountries: z.array(z.object({ country: text(), count: count() })),
   topReferrers: z.array(z.object({ referrer: text(), count: count() })),
   dailyViews: z.array(z.object({ date: text(), views: count(), clicks: count(), surveyStarts: count() })),
-  totalVisitors: count('Cookieless unique visitors (once a day per country, channel, source, campaign)'),
+  totalVisitors: count('Cookieless unique visitors, each counted once a day whatever brought them'),
   totalVisits: count('Browser sessions'),
   comparison: z.object({
     startDate: isoDate(),

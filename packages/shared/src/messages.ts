@@ -33,6 +33,17 @@ export const PUBLIC_TOASTS = {
   beneficiaryFailed: { title: 'Error', message: 'Failed to update beneficiary information.' },
 } as const;
 
+/**
+ * Lasting notices beside a field after the server refused the form (issue 37), where spec §8's toast is
+ * gone after 5 seconds: what happened and what to do next.
+ */
+export const LEAD_FORM_NOTICES = {
+  duplicateEmail:
+    'This email address was already used for a search. To search for someone else, use their own email address.',
+  /** The box comes back unticked (consent is never pre-ticked): said beside it, not after another post. */
+  consentAgain: 'Please tick this box again to give your consent.',
+} as const;
+
 export const LOGIN_MESSAGES = {
   usernameRequired: 'Username is required',
   passwordRequired: 'Password is required',

@@ -1,5 +1,5 @@
 import { TOAST } from '@uf/shared/constants';
-import { loadToasts } from './notify';
+import { loadToasts, showToast } from './notify';
 
 // Admin-only (kept out of notify.ts so it stays out of the landing bundle, ADR 005).
 
@@ -9,9 +9,7 @@ import { loadToasts } from './notify';
  */
 export function notifyProgress(title: string, message?: string) {
   const id = `progress-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  void loadToasts().then(({ notifications }) =>
-    notifications.show({ id, title, message: message ?? '', loading: true, autoClose: false }),
-  );
+  showToast({ id, title, message: message ?? '', loading: true, autoClose: false });
   const settle = (color: 'green' | 'red') => (doneTitle: string, doneMessage?: string) =>
     void loadToasts().then(({ notifications }) =>
       notifications.update({

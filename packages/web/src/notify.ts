@@ -1,3 +1,4 @@
+import type { NotificationData } from '@mantine/notifications';
 import { TOAST } from '@uf/shared/constants';
 import { useSyncExternalStore } from 'react';
 
@@ -29,26 +30,23 @@ export function useToastsWanted(): boolean {
   );
 }
 
+/**
+ * Shows a toast in place of any other, on screen or queued: with one visible at a time (spec §8), a new
+ * action's feedback used to wait up to 5 s behind the last one's (issue 37); and a "Sign in failed" must not
+ * follow the admin to the dashboard (issue 16). One step: as two (clean, then show, each after its own
+ * import of the toasts module) the clean sometimes ran after the show and the toast never appeared.
+ */
+export function showToast(options: NotificationData) {
+  void loadToasts().then(({ notifications }) => {
+    notifications.clean();
+    notifications.show(options);
+  });
+}
+
 export function notifyError(title: string, message: string) {
-  void loadToasts().then(({ notifications }) =>
-    notifications.show({ title, message, color: 'red', autoClose: TOAST.durationMs, withBorder: true }),
-  );
+  showToast({ title, message, color: 'red', autoClose: TOAST.durationMs, withBorder: true });
 }
 
 export function notifySuccess(title: string, message?: string) {
-  void loadToasts().then(({ notifications }) =>
-    notifications.show({ title, message: message ?? '', color: 'green', autoClose: TOAST.durationMs }),
-  );
-}
-
-/**
- * Removes every toast on screen and queued (sign-in and sign-out start a clean slate, issue 16), then
- * shows the given one. One step: as two (clean, then show, each after its own import of the toasts
- * module) the clean sometimes ran after the show and the spec's 'Login successful' never appeared.
- */
-export function notifySuccessOnCleanSlate(title: string, message?: string) {
-  void loadToasts().then(({ notifications }) => {
-    notifications.clean();
-    notifications.show({ title, message: message ?? '', color: 'green', autoClose: TOAST.durationMs });
-  });
+  showToast({ title, message: message ?? '', color: 'green', autoClose: TOAST.durationMs });
 }

@@ -28,6 +28,8 @@ export const theme = createTheme({
   // page's banner, and a second banner while a dialog is open is an axe violation (issue 16).
   components: {
     ModalHeader: { defaultProps: { component: 'div' } },
+    // Every dialog's ✕ has a name (issue 37: five had none, axe's critical button-name).
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     DrawerHeader: { defaultProps: { component: 'div' } },
     // Toasts: a named close button, and the message under a title in gray.7 (stock gray.6 is 3.3:1).
     Notification: {

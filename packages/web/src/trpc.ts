@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { httpLink } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { AppRouter } from '@uf/server/router';
@@ -17,12 +17,18 @@ export function createTrpcClient() {
   });
 }
 
-/** Spec §7: no retries; cached data never stale; no refetch on focus (auth checks opt out per query). */
-export function createQueryClient() {
-  return new QueryClient({
+/**
+ * Spec §7: no retries; cached data never stale; no refetch on focus (auth checks opt out per query).
+ * `onError` hears every query's and mutation's failure (the admin area's session guard, issue 37).
+ */
+export function createQueryClient(onError?: (err: unknown, client: QueryClient) => void) {
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError: (err) => onError?.(err, client) }),
+    mutationCache: new MutationCache({ onError: (err) => onError?.(err, client) }),
     defaultOptions: {
       queries: { retry: false, staleTime: Number.POSITIVE_INFINITY, refetchOnWindowFocus: false },
       mutations: { retry: false },
     },
   });
+  return client;
 }

@@ -113,7 +113,7 @@ export async function confirmTotpEnrolment(
  */
 async function checkCode(d: AccountDeps, code: string, recoveryAllowed = true): Promise<boolean> {
   const digits = code.replace(/\s+/g, '');
-  let left: number | null = null;
+  let left: Awaited<ReturnType<typeof useRecoveryCode>> = null;
   const passed = await checkSecondFactor(
     { pool: d.pool, alert: d.secondFactorAlert },
     { adminId: d.admin.id, username: d.admin.username, ip: d.ip },
@@ -121,10 +121,11 @@ async function checkCode(d: AccountDeps, code: string, recoveryAllowed = true): 
       if (/^\d{6}$/.test(digits)) return acceptTotp(d.pool, d.admin.id, digits);
       if (!recoveryAllowed) return false;
       left = await useRecoveryCode(d.pool, d.admin.id, code);
-      return left !== null;
+      // A code already used ('used') is no pass, whatever it once was.
+      return typeof left === 'number';
     },
   );
-  if (passed && left !== null) await audit(d, 'admin.recovery_code_used', { remaining: left });
+  if (passed && typeof left === 'number') await audit(d, 'admin.recovery_code_used', { remaining: left });
   return passed;
 }
 

@@ -25,6 +25,10 @@ import { recordAudit } from './audit.service';
  *   that has not failed always gets in.
  * The second factor has a limit of its own, per account across addresses (SECOND_FACTOR_LIMITS, ADR 066).
  */
+/** A recovery code works once (issue 37: the admin was told only "Invalid two-factor code"). */
+export const RECOVERY_CODE_USED =
+  'This recovery code has already been used. Each code works once: enter another one.';
+
 export const LOGIN_LIMITS = {
   windowSeconds: 15 * 60,
   perClient: 30,
@@ -109,21 +113,28 @@ export async function signIn(
         'Enter the 6-digit code from your authenticator app, or a recovery code.',
       );
     }
-    let recoveryLeft: number | null | undefined;
+    let recoveryLeft: Awaited<ReturnType<typeof useRecoveryCode>> | undefined;
     const passed = await checkSecondFactor(
       { pool: deps.pool, alert: deps.secondFactorAlert },
       { adminId: admin.id, username: admin.username, ip },
       async () => {
         if (input.totp) return acceptTotp(deps.pool, admin.id, input.totp);
         recoveryLeft = await useRecoveryCode(deps.pool, admin.id, input.recoveryCode ?? '');
-        return recoveryLeft !== null;
+        return typeof recoveryLeft === 'number';
       },
     );
     if (!passed) {
       await failed('admin.sign_in_second_step_failed', admin.username);
-      throw new AppError(ERROR_CODES.unauthorized, 'Invalid two-factor code');
+      throw new AppError(
+        ERROR_CODES.unauthorized,
+        recoveryLeft === 'used'
+          ? RECOVERY_CODE_USED
+          : input.totp
+            ? 'Invalid two-factor code'
+            : 'Invalid recovery code',
+      );
     }
-    if (recoveryLeft !== undefined && recoveryLeft !== null) {
+    if (typeof recoveryLeft === 'number') {
       await recordAudit(deps.pool, {
         actor: admin.username,
         action: 'admin.recovery_code_used',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
+import { deviceClass } from '../analytics/device-class';
 import { AppError } from '../errors';
 
 // An admin's sessions (issue 25): listed from admin_session, ended by moving expires_at into the past.
@@ -17,8 +18,16 @@ export type AdminSessionView = {
   lastSeenAt: string;
   ip: string | null;
   userAgent: string | null;
+  /** The browser as a person names it, 'Chrome on Windows' (issue 37); the user agent stays for detail. */
+  browser: string;
   current: boolean;
 };
+
+function browserOf(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown';
+  const { browser, os } = deviceClass(userAgent);
+  return os === 'Unknown' ? browser : `${browser} on ${os}`;
+}
 
 type Row = { sid: string; data: Record<string, unknown>; created_at: Date };
 
@@ -44,6 +53,7 @@ export async function listSessions(
       lastSeenAt: lastSeen.toISOString(),
       ip: typeof r.data.ip === 'string' ? r.data.ip : null,
       userAgent: typeof r.data.userAgent === 'string' ? r.data.userAgent : null,
+      browser: browserOf(typeof r.data.userAgent === 'string' ? r.data.userAgent : null),
       current: r.sid === currentSid,
     };
   });

@@ -89,14 +89,25 @@ export async function replaceRecoveryCodes(pool: Pool, adminId: string): Promise
 }
 
 /** Uses up one recovery code (atomically: a code works once). Answers the codes left, or null. */
-export async function useRecoveryCode(pool: Pool, adminId: string, code: string): Promise<number | null> {
+/** Uses a recovery code: the codes left, 'used' for one of this admin's codes already used, else null. */
+export async function useRecoveryCode(
+  pool: Pool,
+  adminId: string,
+  code: string,
+): Promise<number | 'used' | null> {
+  const hash = hashRecoveryCode(code);
   const used = await pool.query(
     `update admin_recovery_code set used_at = now()
      where admin_id = $1 and code_hash = $2 and used_at is null`,
-    [adminId, hashRecoveryCode(code)],
+    [adminId, hash],
   );
-  if (used.rowCount !== 1) return null;
-  return countRecoveryCodes(pool, adminId);
+  if (used.rowCount === 1) return countRecoveryCodes(pool, adminId);
+  // Said as such (issue 37): only someone who knows the password gets this far.
+  const before = await pool.query(
+    'select 1 from admin_recovery_code where admin_id = $1 and code_hash = $2',
+    [adminId, hash],
+  );
+  return before.rowCount ? 'used' : null;
 }
 
 export async function countRecoveryCodes(pool: Pool, adminId: string): Promise<number> {

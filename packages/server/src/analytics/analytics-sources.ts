@@ -3,7 +3,7 @@ import { CLICK_EVENT_TYPES } from '@uf/shared/analytics.schema';
 import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { Channel } from '@uf/shared/channel';
 import type { Pool } from 'pg';
-import { type DayRange, splitRange } from './analytics-periods';
+import { addDays, type DayRange, splitRange } from './analytics-periods';
 
 // Visits, visitors, the funnel and the sources table (issue 15, ADR 055). Visit figures come from the
 // source rollups, lead figures from the lead source rollups that triggers on website_lead keep exact
@@ -56,7 +56,8 @@ function attributionClauses(q: AnalyticsQuery, params: Params): string[] {
   if (q.country) clauses.push(`country = ${params.add(q.country)}`);
   if (q.channel) clauses.push(`channel = ${params.add(q.channel)}`);
   if (q.source) clauses.push(`source = ${params.add(q.source)}`);
-  if (q.campaign) clauses.push(`campaign = ${params.add(q.campaign)}`);
+  // '' is a filter too: the traffic without a campaign ("(none)", issue 37).
+  if (q.campaign !== undefined) clauses.push(`campaign = ${params.add(q.campaign)}`);
   return clauses;
 }
 
@@ -117,6 +118,43 @@ const percent = (part: number, whole: number) =>
 const keyOf = (r: { channel: string; source: string; campaign: string }) =>
   `${r.channel}\u0000${r.source}\u0000${r.campaign}`;
 
+/**
+ * Unique visitors over a range (issue 37): a visitor counts once a day, whatever sources, channels,
+ * campaigns or countries brought them that day, as the card's caption says — counted from the days'
+ * visitor ids, not summed over the source rollups (which count a visitor once per source: 1,055 shown for
+ * 901 distinct visitors). Days whose ids went with the raw events (ANALYTICS_RETENTION_DAYS) have only the
+ * rollups left: those days add their sources' sums.
+ */
+export async function countVisitors(pool: Pool, q: AnalyticsQuery, range: DayRange): Promise<number> {
+  const kept = await pool.query<{ day: string | null }>(
+    'select min(day)::text as day from analytics_day_visitor',
+  );
+  const firstKept = kept.rows[0]?.day ?? null;
+  const params = new Params();
+  const clauses = attributionClauses(q, params);
+  if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
+  if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
+  const exact = pool.query<{ n: string }>(
+    `select count(*)::text as n from (
+       select distinct day, visitor_id from analytics_day_visitor ${where(clauses)}) v`,
+    params.values,
+  );
+  // The purged days of the range: those before the first kept day (every day when none is kept).
+  const lastPurged = firstKept === null ? range.to : addDays(firstKept, -1);
+  const purged =
+    range.to !== undefined && lastPurged !== undefined && range.to < lastPurged ? range.to : lastPurged;
+  let fromRollups = 0;
+  if (range.from === undefined || purged === undefined || range.from <= purged) {
+    const rollupParams = new Params();
+    const sums = await pool.query<VisitRow>(
+      rollupSql(VISITS, q, { from: range.from, to: purged }, rollupParams, []),
+      rollupParams.values,
+    );
+    fromRollups = visitCounts(sums.rows[0]).visitors;
+  }
+  return Number((await exact).rows[0]?.n ?? 0) + fromRollups;
+}
+
 export type SourcesReport = Pick<
   AnalyticsSummary,
   'totalVisitors' | 'totalVisits' | 'funnel' | 'sources' | 'leadsWithoutVisit'
@@ -129,7 +167,7 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
   const qualityParams = new Params();
   const reasonParams = new Params();
   const sourceKeys = ['channel', 'source', 'campaign'];
-  const [visits, leads, quality, reasons] = await Promise.all([
+  const [visits, leads, visitors, quality, reasons] = await Promise.all([
     pool.query<VisitRow & { channel: Channel; source: string; campaign: string }>(
       rollupSql(VISITS, q, range, visitParams, ['channel', 'source', 'campaign']),
       visitParams.values,
@@ -143,6 +181,7 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
       beneficiaries: string;
       tracked: string;
     }>(rollupSql(LEADS, q, range, leadParams, ['channel', 'source', 'campaign']), leadParams.values),
+    countVisitors(pool, q, range),
     pool.query<{
       channel: Channel;
       source: string;
@@ -253,7 +292,7 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
     state_site_click: total.state_clicks,
   };
   return {
-    totalVisitors: total.visitors,
+    totalVisitors: visitors,
     totalVisits: total.visits,
     funnel: Object.entries(funnel).map(([step, count]) => ({ step: step as FunnelStep, count })),
     sources,
@@ -275,7 +314,7 @@ export async function getPeriodTotals(
   if (q.eventType) clauses.push(`event_type = ${eventParams.add(q.eventType)}`);
   if (q.country) clauses.push(`country = ${eventParams.add(q.country)}`);
   const visitParams = new Params();
-  const [events, countries, visits] = await Promise.all([
+  const [events, countries, visits, visitors] = await Promise.all([
     pool.query<{ event_type: string; count: string }>(
       `select event_type, sum(count)::text as count
        from ${q.country ? 'analytics_daily_country' : 'analytics_daily_type'} ${where(clauses)} group by event_type`,
@@ -286,6 +325,7 @@ export async function getPeriodTotals(
       eventParams.values,
     ),
     pool.query<VisitRow>(rollupSql(VISITS, q, range, visitParams, []), visitParams.values),
+    countVisitors(pool, q, range),
   ]);
   const byType = new Map(events.rows.map((r) => [r.event_type, Number(r.count)]));
   const v = visitCounts(visits.rows[0]);
@@ -294,7 +334,7 @@ export async function getPeriodTotals(
     clicks: CLICK_EVENT_TYPES.reduce((sum, t) => sum + (byType.get(t) ?? 0), 0),
     surveyStarts: byType.get('survey_started') ?? 0,
     countries: Number(countries.rows[0]?.count ?? 0),
-    visitors: v.visitors,
+    visitors,
     visits: v.visits,
   };
 }

@@ -37,11 +37,14 @@ export type LeadTable = {
   auditActions: readonly string[];
 };
 
-/** The admin fields of a table: the entity's columns, and an expression for every field that is none. */
+/**
+ * The admin fields of a table: the entity's columns, and an expression for every field that is none (or
+ * that the admin reads otherwise than stored, e.g. tcpaCompliant).
+ */
 function fieldColumns<F extends string, P extends string>(
   entity: { columns: Readonly<Record<P, EntityColumn>> },
   fields: readonly F[],
-  expressions: { readonly [K in Exclude<F, P>]: Column },
+  expressions: { readonly [K in Exclude<F, P>]: Column } & { readonly [K in Extract<F, P>]?: Column },
 ): Record<F, Column> {
   const byExpression: Partial<Record<string, Column>> = expressions;
   const byEntity: Partial<Record<string, EntityColumn>> = entity.columns;
@@ -64,6 +67,17 @@ const optedOut = (table: { columns: { optedOutAt: EntityColumn } }): Column => (
 });
 
 /**
+ * TCPA compliance as the admin reads it (issue 37): consent with complete evidence at submission
+ * (`tcpa_compliant`, kept as stored for the consent receipt) and not withdrawn since. An opted-out lead
+ * showed 'Compliant' (spec §4's badge follows this field) beside "Opted out": a caller could dial someone
+ * who had withdrawn consent.
+ */
+const tcpaCompliant: Column = {
+  column: `(case when ${WEBSITE.columns.optedOutAt.name} is null then ${WEBSITE.columns.tcpaCompliant.name} else 'false' end)`,
+  kind: WEBSITE.columns.tcpaCompliant.kind,
+};
+
+/**
  * The click ids (issue 24): read from the attribution the lead was stored with (the same JSON its
  * consent receipt holds), so they need no columns of their own nor anything more from the writer
  * (ADR 059). The keys are fixed names, never input.
@@ -77,6 +91,7 @@ const CLICK_ID_COLUMNS = Object.fromEntries(
 
 const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = fieldColumns(WEBSITE, WEBSITE_LEAD_FIELDS, {
   optedOut: optedOut(WEBSITE),
+  tcpaCompliant,
   ...CLICK_ID_COLUMNS,
 });
 
@@ -262,7 +277,10 @@ export function whereSql(
     // The website-only filters have no column in the API table.
     if (value === undefined || !(field in table.columns)) continue;
     const column = columnOf(table, field);
-    clauses.push(`${column.column} = ${bind(value)}${CASTS[column.kind] ?? ''}`);
+    // Typed as seen elsewhere ("Google" for google, issue 37): the attribution texts ignore case.
+    if (field === 'source' || field === 'campaign')
+      clauses.push(`lower(${column.column}) = lower(${bind(value)})`);
+    else clauses.push(`${column.column} = ${bind(value)}${CASTS[column.kind] ?? ''}`);
   }
   if (filters.verdict !== undefined) clauses.push(`quality_verdict = ${bind(filters.verdict)}`);
   const createdAt = columnOf(table, 'createdAt').column;

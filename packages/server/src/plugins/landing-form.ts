@@ -4,7 +4,7 @@ import { suggestEmail } from '@uf/shared/email-suggestion';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LANDING_FORM_FIELDS, type LandingAlert, type LandingStep } from '@uf/shared/landing-step';
 import { EMAIL_PATTERN, EMPTY_LEAD_FORM } from '@uf/shared/lead.schema';
-import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import { LEAD_FORM_NOTICES, PUBLIC_TOASTS } from '@uf/shared/messages';
 import { FORM_TOKEN_FIELD, HONEYPOT_FIELD } from '@uf/shared/quality-fields';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../errors';
@@ -163,7 +163,15 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
     } catch (err) {
       const { status, body: error } = toErrorResponse(err);
       if (status >= 500) req.log.error({ err }, 'lead form post failed');
-      const errors = Object.fromEntries((error.fieldErrors ?? []).map((e) => [e.field, e.message]));
+      const errors: Record<string, string> = Object.fromEntries(
+        (error.fieldErrors ?? []).map((e) => [e.field, e.message]),
+      );
+      // Issue 37: the form comes back with the consent box unticked (never pre-ticked); a visitor who had
+      // ticked it learns so now, beside it, not after the next post. And a duplicate e-mail says beside the
+      // field what to do, where the alert only says what happened.
+      if (text('consentGiven') === 'true' && !errors.consentGiven)
+        errors.consentGiven = LEAD_FORM_NOTICES.consentAgain;
+      if (error.error === ERROR_CODES.duplicateEmail) errors.email = LEAD_FORM_NOTICES.duplicateEmail;
       const alert = alertFor(error.error, status);
       return answer(
         reply,

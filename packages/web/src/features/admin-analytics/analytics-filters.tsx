@@ -134,12 +134,7 @@ export function AnalyticsFilters({
         <Grid.Col span={{ base: 12, sm: 4, md: 2.5 }}>
           <NativeSelect
             label={A.campaign}
-            data={optionsOf(
-              A.allCampaigns,
-              campaigns,
-              value.campaign,
-              (c) => c || ANALYTICS_TEXTS.sources.noCampaign,
-            )}
+            data={optionsOf(A.allCampaigns, campaigns, value.campaign)}
             value={value.campaign}
             onChange={set('campaign')}
           />

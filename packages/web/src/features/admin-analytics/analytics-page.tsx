@@ -16,7 +16,11 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
 import { analyticsCsv, analyticsCsvName } from '@uf/shared/analytics-csv';
 import { ANALYTICS_TEXTS, formatChange, rangeLabel } from '@uf/shared/analytics-dashboard';
-import { type AnalyticsQueryInput, analyticsQuerySchema } from '@uf/shared/analytics-query.schema';
+import {
+  type AnalyticsQueryInput,
+  analyticsQuerySchema,
+  NO_CAMPAIGN,
+} from '@uf/shared/analytics-query.schema';
 import { ANALYTICS_REFRESH_MS } from '@uf/shared/constants';
 import { PAGES } from '@uf/shared/pages';
 import { useEffect, useMemo, useState } from 'react';
@@ -121,15 +125,14 @@ export function AnalyticsPage() {
       const rows = analytics.data.sources;
       setAttribution({
         sources: [...new Set(rows.map((r) => r.source))].sort(),
-        campaigns: [...new Set(rows.map((r) => r.campaign))].sort(),
+        // Traffic without a campaign is its own choice: '' would read as "no filter" (issue 37).
+        campaigns: [...new Set(rows.map((r) => r.campaign || NO_CAMPAIGN))].sort(),
       });
     }
   }, [analytics.data, analytics.isPlaceholderData, query.source, query.campaign]);
 
+  // The admin area's session guard takes a signed-out tab to the sign-in page (issue 37).
   const signedOut = isUnauthorized(session.error) || isUnauthorized(analytics.error);
-  useEffect(() => {
-    if (signedOut) void navigate({ to: '/admin/login', replace: true });
-  }, [signedOut, navigate]);
 
   if (signedOut || session.isPending || (session.isSuccess && analytics.isPending)) {
     return (
@@ -233,7 +236,12 @@ export function AnalyticsPage() {
 
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 6 }}>
           {cards.map((card) => {
-            const change = formatChange(card.now, card.before, periodDays);
+            const change = formatChange(
+              card.now,
+              card.before,
+              periodDays,
+              !range.startDate && !range.endDate,
+            );
             return (
               <Paper key={card.title} withBorder p="md" radius="md" role="group" aria-label={card.title}>
                 <Text size="sm" c="dimmed" fw={500}>
@@ -273,7 +281,7 @@ export function AnalyticsPage() {
               ...filters,
               channel: row.channel,
               source: row.source,
-              campaign: row.campaign || 'all',
+              campaign: row.campaign || NO_CAMPAIGN,
             })
           }
         />

@@ -48,8 +48,11 @@ export function SourcesTable({
       <Title order={2} size="h4" id="sources-title">
         {T.title}
       </Title>
-      <Text size="sm" c="dimmed" mb="md">
+      <Text size="sm" c="dimmed">
         {T.description}
+      </Text>
+      <Text size="xs" c="dimmed" mb="md">
+        {T.deletedLeadsRule}
       </Text>
       {rows.length === 0 ? (
         <Text c="dimmed" py="xl" ta="center">

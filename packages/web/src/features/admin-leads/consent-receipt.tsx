@@ -46,13 +46,14 @@ const orDash = (v: string | null) => v ?? '—';
 function ConsentReceiptDialog({ leadId, onClose }: { leadId: string; onClose: () => void }) {
   return (
     <Modal opened onClose={onClose} title="Consent receipt" size="lg">
-      <ConsentReceiptDetails leadId={leadId} onClose={onClose} />
+      {/* Closed by the dialog's own ✕ (named 'Close' by the theme, issue 37) or Escape. */}
+      <ConsentReceiptDetails leadId={leadId} />
     </Modal>
   );
 }
 
 /** The receipt itself: in its own dialog (from the Certification ID) and in the lead drawer. */
-export function ConsentReceiptDetails({ leadId, onClose }: { leadId: string; onClose?: () => void }) {
+export function ConsentReceiptDetails({ leadId }: { leadId: string }) {
   const receipt = trpc.privacy.consentReceipt.useQuery(
     { id: leadId },
     { staleTime: Number.POSITIVE_INFINITY },
@@ -133,7 +134,6 @@ export function ConsentReceiptDetails({ leadId, onClose }: { leadId: string; onC
             <Button variant="default" onClick={() => saveJson(r, `consent-receipt-${r.id}.json`)}>
               Download JSON
             </Button>
-            {onClose ? <Button onClick={onClose}>Close</Button> : null}
           </Group>
         </Stack>
       ) : null}

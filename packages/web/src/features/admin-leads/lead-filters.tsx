@@ -1,5 +1,6 @@
 import { Card, NativeSelect, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
+import { filterHint } from '@uf/shared/admin-leads';
 import { CHANNELS } from '@uf/shared/channel';
 import { ADMIN_API_LEAD_BIRTH_YEARS, ADMIN_LEAD_BIRTH_YEARS } from '@uf/shared/constants';
 import { US_STATE_CODES } from '@uf/shared/state-sites';
@@ -111,6 +112,7 @@ export function LeadFilters({
               key={field.key}
               label={field.label}
               placeholder={field.placeholder}
+              hint={filterHint(field.key, values)}
               value={values[field.key] ?? ''}
               onChange={(value) => onChange(field.key, value)}
             />
@@ -119,6 +121,7 @@ export function LeadFilters({
               key={field.key}
               type="date"
               label={field.label}
+              error={filterHint(field.key, values)}
               value={values[field.key] ?? ''}
               onChange={(e) => onChange(field.key, e.currentTarget.value)}
             />
@@ -138,6 +141,8 @@ export function LeadFilters({
 function SearchInput(props: {
   label: string;
   placeholder: string;
+  /** Why the text is not applied yet (a one-letter search). */
+  hint?: string;
   value: string;
   onChange(value: string): void;
 }) {
@@ -149,6 +154,7 @@ function SearchInput(props: {
       type="search"
       label={props.label}
       placeholder={props.placeholder}
+      error={props.hint}
       value={text}
       onChange={(e) => {
         setText(e.currentTarget.value);

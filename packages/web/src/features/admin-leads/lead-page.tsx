@@ -254,19 +254,19 @@ function OneLeadPage<T extends { id: string; firstName: string; lastName: string
     description: `One ${words.one.toLowerCase()} whole: fields, history and actions.`,
   });
 
-  // Signed out: through the sign-in page and back here (the pasted link still works).
-  // (Not while the check runs again: just after sign-in the cached answer is still the signed-out one.)
+  // Signed out: the admin area's session guard takes the tab through the sign-in page and back here (the
+  // pasted link still works, issue 37). (Not while the check runs again: just after sign-in the cached
+  // answer is still the signed-out one.)
   const signedOut =
     (session.isError && !session.isFetching) || isUnauthorized(lead.error) || isUnauthorized(audit.error);
   const enrolFirst = mustEnrol(lead.error) || mustEnrol(audit.error);
-  // Once: while the sign-in page takes over, this page still renders a moment with the new location.
+  // Once: while the account page takes over, this page still renders a moment with the new location.
   const leaving = useRef(false);
   useEffect(() => {
-    if (leaving.current || !(signedOut || enrolFirst)) return;
+    if (leaving.current || !enrolFirst) return;
     leaving.current = true;
-    if (signedOut) void navigate({ href: `/admin/login?next=${encodeURIComponent(path)}`, replace: true });
-    else void navigate({ to: '/admin/account', replace: true });
-  }, [signedOut, enrolFirst, navigate, path]);
+    void navigate({ to: '/admin/account', replace: true });
+  }, [enrolFirst, navigate]);
 
   let body: ReactNode;
   if (!session.isSuccess || signedOut || (isValidId && lead.isPending)) {

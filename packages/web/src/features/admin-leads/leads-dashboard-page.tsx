@@ -5,7 +5,7 @@ import type { AdPlatform } from '@uf/shared/ad-conversions';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { useEffect, useState } from 'react';
-import { notifyError, notifySuccess, notifySuccessOnCleanSlate } from '../../notify';
+import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { QUALITY_SETTINGS_LINK, REVIEW_QUEUE_LINK } from '../admin-quality/quality-links';
@@ -47,16 +47,16 @@ export function LeadsDashboardPage() {
   const [conversionsFor, setConversionsFor] = useState<AdPlatform | null>(null);
   const [webhooksOpen, setWebhooksOpen] = useState(false);
 
-  // Signed out, or the session ended while the page was open: back to the sign-in page.
+  // Signed out, or the session ended while the page was open: the admin area's session guard takes the
+  // tab to the sign-in page (issue 37); meanwhile the page shows nothing of the old data.
   const signedOut =
     session.isError ||
     [website.list, website.stats, api.list, api.stats].some((q) => isUnauthorized(q.error));
   // ADMIN_REQUIRE_2FA: an admin without two-factor can only reach the enrolment (issue 25).
   const enrolFirst = [website.list, website.stats, api.list, api.stats].some((q) => mustEnrol(q.error));
   useEffect(() => {
-    if (signedOut) void navigate({ to: '/admin/login', replace: true });
-    else if (enrolFirst) void navigate({ to: '/admin/account', replace: true });
-  }, [signedOut, enrolFirst, navigate]);
+    if (enrolFirst) void navigate({ to: '/admin/account', replace: true });
+  }, [enrolFirst, navigate]);
 
   if (!session.isSuccess || signedOut) {
     return (
@@ -89,7 +89,7 @@ export function LeadsDashboardPage() {
     try {
       await logout.mutateAsync();
       queryClient.clear();
-      notifySuccessOnCleanSlate(ADMIN_TOASTS.loggedOut);
+      notifySuccess(ADMIN_TOASTS.loggedOut);
       await navigate({ to: '/admin/login' });
     } catch {
       notifyError(ADMIN_TOASTS.errorTitle, ADMIN_TOASTS.logoutFailed);

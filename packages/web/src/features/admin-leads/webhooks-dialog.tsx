@@ -25,6 +25,7 @@ import { businessClock } from '../../business-clock';
 import { notifyError, notifySuccess } from '../../notify';
 import { appErrorOf, trpc } from '../../trpc';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
+import { FULL_WIDTH_BADGE } from './lead-columns';
 
 // Webhook endpoints (issue 24, ADR 062): list, create (the secret is shown once), edit events, filters
 // and enabled, rotate the secret, send a test, and each endpoint's delivery log with Resend.
@@ -69,10 +70,13 @@ function EndpointForm({
   draft,
   onChange,
   isEdit,
+  urlError,
 }: {
   draft: Draft;
   onChange: (d: Draft) => void;
   isEdit: boolean;
+  /** The server's word on the URL (its rule, WEBHOOKS_ALLOW_PRIVATE_URLS included), beside the field. */
+  urlError?: string;
 }) {
   return (
     <Stack gap="xs">
@@ -81,6 +85,7 @@ function EndpointForm({
         placeholder="https://crm.example.com/hooks/leads"
         value={draft.url}
         onChange={(e) => onChange({ ...draft, url: e.currentTarget.value })}
+        error={urlError}
         required
       />
       <TextInput
@@ -249,9 +254,16 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpointView }) {
                       <Badge
                         color={d.state === 'delivered' ? 'green' : d.state === 'failed' ? 'red' : 'gray'}
                         variant="light"
+                        styles={FULL_WIDTH_BADGE}
                       >
                         {d.state}
                       </Badge>
+                      {/* When a pending delivery is tried next (issue 37). */}
+                      {d.nextAttemptAt && (
+                        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                          Next attempt {clock.formatWithZone(d.nextAttemptAt)}
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td>{d.attempts}</Table.Td>
                     <Table.Td>
@@ -284,7 +296,8 @@ export function WebhooksDialog({ opened, onClose }: { opened: boolean; onClose: 
   const remove = trpc.admin.webhooks.remove.useMutation();
   const rotate = trpc.admin.webhooks.rotateSecret.useMutation();
   const test = trpc.admin.webhooks.test.useMutation();
-  const [editing, setEditing] = useState<{ id: string | null; draft: Draft } | null>(null);
+  // urlError: the server's refusal of the URL, shown inline until the URL changes (issue 37: was a toast).
+  const [editing, setEditing] = useState<{ id: string | null; draft: Draft; urlError?: string } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [logOf, setLogOf] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
@@ -311,7 +324,10 @@ export function WebhooksDialog({ opened, onClose }: { opened: boolean; onClose: 
       }
       setEditing(null);
     } catch (err) {
-      notifyError('Error', appErrorOf(err)?.message ?? 'Failed to save the endpoint');
+      const app = appErrorOf(err);
+      const urlError = app?.fieldErrors?.find((f) => f.field === 'url')?.message;
+      if (urlError) setEditing({ id, draft, urlError });
+      else notifyError('Error', app?.message ?? 'Failed to save the endpoint');
     } finally {
       await endpoints.refetch();
     }
@@ -400,11 +416,16 @@ export function WebhooksDialog({ opened, onClose }: { opened: boolean; onClose: 
                     </Table.Td>
                     <Table.Td>
                       {e.enabled ? (
-                        <Badge color="green" variant="light">
+                        <Badge color="green" variant="light" styles={FULL_WIDTH_BADGE}>
                           Enabled
                         </Badge>
                       ) : (
-                        <Badge color="red" variant="light" title={e.disabledReason ?? ''}>
+                        <Badge
+                          color="red"
+                          variant="light"
+                          title={e.disabledReason ?? ''}
+                          styles={FULL_WIDTH_BADGE}
+                        >
                           Disabled
                         </Badge>
                       )}
@@ -446,7 +467,14 @@ export function WebhooksDialog({ opened, onClose }: { opened: boolean; onClose: 
             <EndpointForm
               draft={editing.draft}
               isEdit={editing.id !== null}
-              onChange={(draft) => setEditing({ ...editing, draft })}
+              urlError={editing.urlError}
+              onChange={(draft) =>
+                setEditing({
+                  ...editing,
+                  draft,
+                  urlError: draft.url === editing.draft.url ? editing.urlError : undefined,
+                })
+              }
             />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setEditing(null)}>

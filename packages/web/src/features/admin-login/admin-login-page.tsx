@@ -1,4 +1,5 @@
 import {
+  Alert,
   Button,
   Center,
   Container,
@@ -14,12 +15,12 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useNavigate } from '@tanstack/react-router';
 import { type LoginInput, loginSchema } from '@uf/shared/admin.schema';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
-import { isLeadPagePath } from '@uf/shared/admin-paths';
+import { isLeadPagePath, SESSION_ENDED_SEARCH } from '@uf/shared/admin-paths';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LOGIN_MESSAGES } from '@uf/shared/messages';
 import { useEffect, useRef, useState } from 'react';
 import { focusFirstInvalid } from '../../focus-invalid';
-import { notifyError, notifySuccessOnCleanSlate } from '../../notify';
+import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 
@@ -32,6 +33,12 @@ import { appErrorOf, trpc } from '../../trpc';
 function nextLeadPage(): string | null {
   const next = new URLSearchParams(window.location.search).get('next');
   return next !== null && isLeadPagePath(next) ? next : null;
+}
+
+/** Sent here by the session guard because this tab's session ended (issue 37). */
+function sessionEnded(): boolean {
+  const { key, value } = SESSION_ENDED_SEARCH;
+  return new URLSearchParams(window.location.search).get(key) === value;
 }
 
 /** Spec §2 /admin/login: username and password, 'Sign In' / 'Signing in...', then /admin/leads. */
@@ -83,7 +90,7 @@ export function AdminLoginPage() {
         // Whatever was cached belonged to no one (or to the previous admin).
         utils.invalidate();
         // A "Sign in failed" toast from a mistyped password must not follow the admin to the dashboard.
-        notifySuccessOnCleanSlate(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
+        notifySuccess(ADMIN_TOASTS.loginSuccess.title, ADMIN_TOASTS.loginSuccess.message);
         if ('twoFactorSetupRequired' in signedIn) await navigate({ to: '/admin/account' });
         else await goIn(false);
       } catch (err) {
@@ -92,9 +99,19 @@ export function AdminLoginPage() {
           setSecondStep('totp');
           return;
         }
+        // What happened to the code, beside it (issue 37): a used recovery code, a wrong one, or a recovery
+        // code typed where the 6-digit code goes (it used to read "Invalid username or password").
         if (secondStep && app?.error === ERROR_CODES.unauthorized) {
           setCode('');
-          notifyError('Sign in failed', 'Invalid two-factor code');
+          setCodeError(app.message);
+          return;
+        }
+        if (secondStep && app?.error === ERROR_CODES.validation) {
+          setCodeError(
+            secondStep === 'totp'
+              ? 'That is not a 6-digit code. For a recovery code, choose "Use a recovery code instead".'
+              : app.message,
+          );
           return;
         }
         // Too many attempts says when to try again; every other failure is the one spec message.
@@ -122,6 +139,11 @@ export function AdminLoginPage() {
       <Text c="gray.7" ta="center" mb="lg">
         Staff access to leads and analytics
       </Text>
+      {sessionEnded() && (
+        <Alert color="yellow" title="Your session ended" mb="md" role="status">
+          You were signed out (from another tab or device, or after a long time). Sign in again to continue.
+        </Alert>
+      )}
       <Paper withBorder shadow="sm" p="xl">
         <form ref={formRef} noValidate onSubmit={submit} aria-label="Admin sign in">
           <Stack>

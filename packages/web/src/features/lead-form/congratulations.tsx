@@ -30,7 +30,8 @@ export function Congratulations({ state, onSearchMore, onClaim, homeLink = false
     return () => clearTimeout(timer);
   }, []);
   return (
-    <Card withBorder shadow="sm" padding="xl" radius="md">
+    // id="search": where the posted form lands (action="/#search") and the hero's button leads (issue 37).
+    <Card withBorder shadow="sm" padding="xl" radius="md" id="search">
       <Stack>
         <Title order={2}>Congratulations!</Title>
         <Text>

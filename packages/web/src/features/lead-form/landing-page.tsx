@@ -133,13 +133,13 @@ export function LandingPage() {
     window.scrollTo({ top: 0 });
   };
 
-  /** The hero's call to action: to the form, with the keyboard focus on its first field. */
+  /** The hero's call to action: to the form (or the step that replaced it), the keyboard focus in it. */
   const goToForm = (event: MouseEvent<HTMLAnchorElement>) => {
     const card = document.getElementById('search');
     if (!card) return;
     event.preventDefault();
     card.scrollIntoView({ behavior: 'smooth', block: 'start' });
-    card.querySelector<HTMLInputElement>('input:not([type="hidden"])')?.focus({ preventScroll: true });
+    card.querySelector<HTMLElement>('input:not([type="hidden"]), a[href]')?.focus({ preventScroll: true });
   };
 
   const alert = serverAlert && (
@@ -168,7 +168,13 @@ export function LandingPage() {
                 <Group>
                   {/* A link to the form's first field: the browser scrolls there and puts the cursor in
                       it before any script runs; the app only makes the scroll smooth. */}
-                  <Button component="a" href={`#${FIRST_FIELD_ID}`} size="lg" onClick={goToForm}>
+                  {/* After the form (issue 37): to the step that replaced it (the result, the beneficiary). */}
+                  <Button
+                    component="a"
+                    href={phase.step === 'form' ? `#${FIRST_FIELD_ID}` : '#search'}
+                    size="lg"
+                    onClick={goToForm}
+                  >
                     Start Your Free Search
                   </Button>
                 </Group>

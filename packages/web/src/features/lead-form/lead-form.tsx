@@ -11,7 +11,7 @@ import {
   EMPTY_LEAD_FORM,
   type LeadFormValues,
 } from '@uf/shared/lead.schema';
-import { PUBLIC_TOASTS } from '@uf/shared/messages';
+import { LEAD_FORM_NOTICES, PUBLIC_TOASTS } from '@uf/shared/messages';
 import { LEAD_FORM_ID } from '@uf/shared/quality-fields';
 import { type FocusEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { appErrorOf } from '../../api-error';
@@ -20,6 +20,7 @@ import { enteredValues } from '../../entered-values';
 import { focusFirstInvalid } from '../../focus-invalid';
 import { useFormTakeover } from '../../form-takeover';
 import { notifyError } from '../../notify';
+import { usePressHold } from './after-press';
 import { HoneypotField } from './honeypot-field';
 import { ensureFormToken, qualityEvidence } from './quality-evidence';
 import { sessionAttribution, storedSessionId } from './session-attribution';
@@ -127,6 +128,7 @@ export function LeadForm({
     validateInputOnBlur: true,
   });
   const [pending, setPending] = useState(false);
+  const press = usePressHold();
   // One Idempotency-Key for this form's submissions: re-sending the same lead (its first answer lost)
   // gets the original id back instead of "Already Submitted" (issue 22).
   const retryKey = useRef<string | undefined>(undefined);
@@ -165,6 +167,8 @@ export function LeadForm({
         const app = appErrorOf(err);
         if (app?.error === ERROR_CODES.duplicateEmail) {
           notifyError(PUBLIC_TOASTS.duplicateEmail.title, PUBLIC_TOASTS.duplicateEmail.message);
+          // The toast is gone in 5 s: what to do stays beside the field (issue 37), as without the app.
+          form.setFieldError('email', LEAD_FORM_NOTICES.duplicateEmail);
         } else if (app?.error === ERROR_CODES.ageRestriction) {
           notifyError(PUBLIC_TOASTS.ageRestriction.title, PUBLIC_TOASTS.ageRestriction.message);
         } else {
@@ -187,9 +191,9 @@ export function LeadForm({
   // a page the server rendered after a refused post, without the app), never blocking the submit.
   const [emailSuggestion, setEmailSuggestion] = useState<string | null>(initial?.emailSuggestion ?? null);
   /**
-   * A field's props, validated on blur — except when the blur comes from pressing "Search Now": the
-   * message would push the button down between mouse-down and mouse-up, the click would miss it, and
-   * the visitor would see one error instead of all of them (issue 13). The submit validates everything.
+   * A field's props, validated on blur — after the click when the blur comes from a press: the message
+   * would push what was pressed ("Search Now", issue 13; the consent box, issue 37) down between the
+   * finger landing and the click, and the click would miss it.
    */
   const field = (path: keyof LeadFormValues) => {
     const props = form.getInputProps(path);
@@ -202,8 +206,7 @@ export function LeadForm({
           const value = (event.target as HTMLInputElement).value;
           void suggestionFor(value).then(setEmailSuggestion);
         }
-        if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') === 'submit') return;
-        props.onBlur?.(event);
+        press.later(() => props.onBlur?.(event));
       },
     };
   };
@@ -218,6 +221,7 @@ export function LeadForm({
       action="/#search"
       noValidate
       aria-label="Unclaimed money search"
+      {...press.formProps}
       onSubmit={(e) => {
         onSubmitAttempt?.();
         handleSubmit(e);

@@ -9,7 +9,8 @@ const Notifications = lazy(() => import('../../toasts').then((m) => ({ default: 
 
 /** The notification region; F8 moves keyboard focus to it (spec §8). Toasts show at the bottom of the
  * screen: at the top they sat on the admin header's buttons, and pointing at a toast pauses it, so a
- * click there was blocked for as long as the pointer stayed (issue 27). */
+ * click there was blocked for as long as the pointer stayed (issue 27). In the middle: at the right they
+ * sat on the leads tables' pinned row actions (issue 37), at the left on the rows' checkboxes. */
 export function ToastRegion() {
   const ref = useRef<HTMLElement>(null);
   const wanted = useToastsWanted();
@@ -18,7 +19,7 @@ export function ToastRegion() {
     <section ref={ref} aria-label={`Notifications (${TOAST.hotkey})`} tabIndex={-1}>
       {wanted && (
         <Suspense fallback={null}>
-          <Notifications limit={TOAST.limit} autoClose={TOAST.durationMs} position="bottom-right" />
+          <Notifications limit={TOAST.limit} autoClose={TOAST.durationMs} position="bottom-center" />
         </Suspense>
       )}
     </section>
