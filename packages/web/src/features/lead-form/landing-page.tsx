@@ -139,7 +139,10 @@ export function LandingPage() {
     if (!card) return;
     event.preventDefault();
     card.scrollIntoView({ behavior: 'smooth', block: 'start' });
-    card.querySelector<HTMLElement>('input:not([type="hidden"]), a[href]')?.focus({ preventScroll: true });
+    // The first field a person can reach (never the honeypot, which is out of the tab order, issue 33).
+    card
+      .querySelector<HTMLElement>('input:not([type="hidden"]):not([tabindex="-1"]), a[href]')
+      ?.focus({ preventScroll: true });
   };
 
   const alert = serverAlert && (

@@ -228,7 +228,6 @@ export function LeadForm({
       }}
     >
       <input type="hidden" name={LANDING_FORM_FIELDS.step} value="lead" />
-      <HoneypotField />
       {initial?.attribution && Object.keys(initial.attribution).length > 0 && (
         <input
           type="hidden"
@@ -334,6 +333,7 @@ export function LeadForm({
           />
         </Suspense>
       )}
+      <HoneypotField />
     </form>
   );
 }
