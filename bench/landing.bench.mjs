@@ -22,8 +22,8 @@ import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { LIMITS_KB, landingBundle } from '../packages/web/report-bundle.mjs';
 import { option } from './support/bodies.mjs';
-import { instrument, summarise, typedVisit } from './support/typed-visit.mjs';
 import { printTable, readyAt, root, serverArgv, startProcess, stopProcess } from './support/processes.mjs';
+import { instrument, summarise, typedVisit } from './support/typed-visit.mjs';
 
 const RUNS = Number(option('runs', '3'));
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -349,7 +349,9 @@ async function main() {
     console.info(`\nLighthouse, mobile preset, simulated throttling, median of ${RUNS} (${load}):`);
     printTable(rows);
     const [base, appRow] = rows;
-    console.info(`LCP app / static: ${(Number(appRow['LCP s']) / Number(base['LCP s'])).toFixed(2)} (goal ≤ 1.2)`);
+    console.info(
+      `LCP app / static: ${(Number(appRow['LCP s']) / Number(base['LCP s'])).toFixed(2)} (goal ≤ 1.2)`,
+    );
     console.info(
       `LCP element: static ${staticRuns[0]?.lcpElement.slice(0, 120)} · app ${appRuns[0]?.lcpElement.slice(0, 120)}`,
     );

@@ -58,7 +58,11 @@ export function instrument() {
     (e) => perf.keys.push({ at: e.timeStamp, field: e.target?.name ?? '', key: e.key }),
     true,
   );
-  addEventListener('pointerdown', (e) => perf.taps.push({ at: e.timeStamp, target: e.target?.textContent?.trim().slice(0, 40) ?? '' }), true);
+  addEventListener(
+    'pointerdown',
+    (e) => perf.taps.push({ at: e.timeStamp, target: e.target?.textContent?.trim().slice(0, 40) ?? '' }),
+    true,
+  );
   // "Search Now" busy: the entry script's mark before the app runs, Mantine's loading state with it.
   new MutationObserver((records) => {
     for (const r of records) {
@@ -150,7 +154,9 @@ export function summarise(perf) {
   const interactions = [...byId.values()];
   /** The interaction whose entries include an event that started at `at` (±1 ms: timestamps are rounded). */
   const durationAt = (at) => {
-    const hit = perf.events.filter((e) => Math.abs(e.start - at) <= 1).map((e) => byId.get(e.id)?.duration ?? 0);
+    const hit = perf.events
+      .filter((e) => Math.abs(e.start - at) <= 1)
+      .map((e) => byId.get(e.id)?.duration ?? 0);
     return hit.length ? Math.max(16, ...hit) : 16;
   };
   const keystrokes = perf.keys.map((k) => ({ field: k.field, key: k.key, ms: durationAt(k.at) }));
