@@ -1,4 +1,5 @@
 import './public-styles';
+import { closeReactEvents } from './hydration-gate';
 
 // The page's entry script: its stylesheet, what every page does once its document has loaded, and the
 // app (ADR 053). A prerendered page is readable without any script, and its form takes input before the
@@ -24,7 +25,14 @@ const start = () =>
     .then(() => import('./router'))
     .then(nextTask)
     .then(() => import('./app-start'))
-    .then((m) => m.startApp(root));
+    .then((m) => {
+      // From here until the page marks itself ready, the visitor's taps and keys inside #root stay the
+      // browser's: React would hydrate the whole page at once, in the event's task, to handle one
+      // (hydration-gate.ts). The fields' input still reaches this script's own listener.
+      if (root.hasChildNodes())
+        closeReactEvents(root, (event) => event.type === 'input' && followRequiredField(event));
+      m.startApp(root);
+    });
 
 /**
  * The stages above fetch their chunks one after the other. On a prerendered page the build lists every
