@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import type { Beneficiary } from '@uf/shared/constants';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
-import { lazy, type MouseEvent, Suspense, useEffect, useState } from 'react';
+import { lazy, type MouseEvent, Suspense, startTransition, useEffect, useState } from 'react';
 import { useAppConfig } from '../../app-config';
 import { useMarkAppReady } from '../../app-ready';
 import { useServerLandingStep } from '../../landing-step';
@@ -103,7 +103,9 @@ export function LandingPage() {
 
   const onSubmitted = (id: string) => {
     pushConversion('signup', adPixelScriptUrl);
-    setPhase({ step: 'beneficiary', leadId: id });
+    // The next step as a transition: React renders the dialog in slices that let a tap or a paint through,
+    // not in one task of 100 ms and more on a slow phone (ADR 068).
+    startTransition(() => setPhase({ step: 'beneficiary', leadId: id }));
     // Learn the state the server derived from the ZIP; a failure only means the national site is shown.
     loadPublicApi()
       .then((api) => api.lead.byId.query({ id }))
@@ -118,7 +120,7 @@ export function LandingPage() {
       const api = await loadPublicApi();
       await api.lead.setBeneficiary.mutate({ id: phase.leadId, beneficiary });
       pushConversion('lead', adPixelScriptUrl);
-      setPhase({ step: 'done', leadId: phase.leadId });
+      startTransition(() => setPhase({ step: 'done', leadId: phase.leadId }));
     } catch {
       notifyError(PUBLIC_TOASTS.beneficiaryFailed.title, PUBLIC_TOASTS.beneficiaryFailed.message);
     } finally {
