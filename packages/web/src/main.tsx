@@ -41,12 +41,15 @@ const start = () =>
  */
 function preloadApp(): void {
   const files = document.querySelector('meta[name="app-modules"]')?.getAttribute('content')?.split(' ') ?? [];
+  // Added to the document at once: one insertion, not twenty-odd, in the task of the visitor's first tap.
+  const links = document.createDocumentFragment();
   for (const file of files) {
     const link = document.createElement('link');
     link.rel = 'modulepreload';
     link.href = `/${file}`;
-    document.head.appendChild(link);
+    links.appendChild(link);
   }
+  document.head.appendChild(links);
 }
 
 /**
