@@ -99,7 +99,8 @@ export function LeadForm({
   const schema = useMemo(() => createLeadSubmissionSchema(supportEmail), [supportEmail]);
   const form = useForm<LeadFormValues>({
     // Uncontrolled: a keystroke re-rendered the whole form (all nine fields, a hundred birth-date options),
-    // a task of 40–100 ms per key on a slow phone; the fields hold their own values (ADR 068).
+    // a task of 40–100 ms per key on a slow phone; the fields hold their own values, and focus ("touched")
+    // is kept without a render too (ADR 068).
     mode: 'uncontrolled',
     initialValues: initialValues(initial?.values),
     initialErrors: initial?.errors ?? {},
@@ -168,15 +169,14 @@ export function LeadForm({
    * the visitor would see one error instead of all of them (issue 13). The submit validates everything.
    */
   const field = (path: keyof LeadFormValues) => {
-    // No focus tracking ("touched", unused here): it re-rendered the whole form on each field's first focus.
-    const props = form.getInputProps(path, { withFocus: false });
+    const props = form.getInputProps(path);
     return {
       ...props,
       // Named, so what was entered before the app started can be found (below) and autofill knows them.
       name: path,
       onBlur: (event: FocusEvent<HTMLElement>) => {
         if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') === 'submit') return;
-        form.validateField(path);
+        props.onBlur?.(event);
       },
     };
   };
