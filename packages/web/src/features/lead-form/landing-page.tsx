@@ -282,10 +282,12 @@ export function LandingPage() {
         </Grid>
       </Container>
 
-      {phase.step !== 'form' && !(phase.step === 'beneficiary' && phase.inPage) && (
+      {/* Gone with its step, without a closing animation: each of the animation's steps re-rendered the
+          dialog in a task of its own, over 50 ms on a slow phone, as Congratulations appeared (ADR 068). */}
+      {phase.step === 'beneficiary' && !phase.inPage && (
         <Suspense fallback={null}>
           <BeneficiaryDialog
-            opened={phase.step === 'beneficiary'}
+            opened
             pending={savingBeneficiary}
             onChoose={(b) => void chooseBeneficiary(b)}
             onClose={() => phase.step === 'beneficiary' && setPhase({ step: 'done', leadId: phase.leadId })}
