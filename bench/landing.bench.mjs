@@ -23,7 +23,7 @@ import { chromium } from 'playwright-core';
 import { LIMITS_KB, landingBundle } from '../packages/web/report-bundle.mjs';
 import { option } from './support/bodies.mjs';
 import { printTable, readyAt, root, serverArgv, startProcess, stopProcess } from './support/processes.mjs';
-import { instrument, summarise, typedVisit } from './support/typed-visit.mjs';
+import { collected, instrument, summarise, typedVisit } from './support/typed-visit.mjs';
 
 const RUNS = Number(option('runs', '3'));
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -212,7 +212,7 @@ async function tapBeforeApp(browser, url, run) {
     timeout: 30_000,
   });
   await page.waitForTimeout(300); // the tap's Event Timing entry is delivered after its frame
-  const perf = await page.evaluate(() => /** @type {any} */ (window).__perf);
+  const perf = await page.evaluate(collected);
   releaseApp();
   await page
     .getByRole('heading', { name: 'Who is your beneficiary?' })

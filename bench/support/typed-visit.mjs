@@ -9,11 +9,13 @@
 
 /** Runs in the page before its own scripts: collects the entries into `window.__perf`. */
 export function instrument() {
-  const perf = { events: [], longTasks: [], frames: [], keys: [], taps: [], busyAt: undefined };
-  Object.defineProperty(window, '__perf', { value: perf });
-  const observe = (type, onEntry, extra = {}) => {
+  // The observers only keep the entries: reading them (and their scripts) waits for the end of the visit,
+  // so the measuring adds no task of its own to what it measures.
+  const raw = { events: [], longTasks: [], frames: [], keys: [], taps: [], busyAt: undefined };
+  Object.defineProperty(window, '__perf', { value: raw });
+  const observe = (type, into, extra = {}) => {
     try {
-      new PerformanceObserver((list) => list.getEntries().forEach(onEntry)).observe({
+      new PerformanceObserver((list) => into.push(...list.getEntries())).observe({
         type,
         buffered: true,
         ...extra,
@@ -22,60 +24,54 @@ export function instrument() {
       /* not supported: that figure stays empty */
     }
   };
-  observe(
-    'event',
-    (e) => {
-      if (e.interactionId)
-        perf.events.push({
-          id: e.interactionId,
-          name: e.name,
-          start: e.startTime,
-          duration: e.duration,
-          processingStart: e.processingStart,
-          processingEnd: e.processingEnd,
-        });
-    },
-    { durationThreshold: 16 },
+  observe('event', raw.events, { durationThreshold: 16 });
+  observe('longtask', raw.longTasks);
+  observe('long-animation-frame', raw.frames);
+  // The visitor's own inputs, by their events' timestamps (the same clock as Event Timing's startTime):
+  // an interaction under 16 ms has no entry, and is then at most that.
+  addEventListener(
+    'keydown',
+    (e) => raw.keys.push({ at: e.timeStamp, field: e.target?.name ?? '', key: e.key }),
+    true,
   );
-  observe('longtask', (e) => perf.longTasks.push({ start: e.startTime, duration: e.duration }));
-  observe('long-animation-frame', (e) =>
-    perf.frames.push({
+  addEventListener('pointerdown', (e) => raw.taps.push({ at: e.timeStamp, target: e.target }), true);
+  // "Search Now" busy: the entry script's mark before the app runs, Mantine's loading state with it.
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const el = r.target;
+      if (
+        raw.busyAt === undefined &&
+        el instanceof HTMLButtonElement &&
+        el.type === 'submit' &&
+        (el.getAttribute('aria-busy') === 'true' || el.hasAttribute('data-loading'))
+      )
+        raw.busyAt = performance.now();
+    }
+  }).observe(document, { attributes: true, subtree: true, attributeFilter: ['aria-busy', 'data-loading'] });
+}
+
+/** What `instrument` collected, as plain data (run in the page at the end of a visit). */
+export function collected() {
+  const raw = /** @type {any} */ (window).__perf;
+  return {
+    events: raw.events
+      .filter((e) => e.interactionId)
+      .map((e) => ({ id: e.interactionId, name: e.name, start: e.startTime, duration: e.duration })),
+    longTasks: raw.longTasks.map((e) => ({ start: e.startTime, duration: e.duration })),
+    frames: raw.frames.map((e) => ({
       start: e.startTime,
       duration: e.duration,
-      blocking: e.blockingDuration,
       scripts: e.scripts.map((s) => ({
         duration: s.duration,
         invoker: s.invoker,
         invokerType: s.invokerType,
         source: `${s.sourceURL.replace(/^.*\//, '')}${s.sourceFunctionName ? ` ${s.sourceFunctionName}` : ''}`,
       })),
-    }),
-  );
-  // The visitor's own inputs, by their events' timestamps (the same clock as Event Timing's startTime):
-  // an interaction under 16 ms has no entry, and is then at most that.
-  addEventListener(
-    'keydown',
-    (e) => perf.keys.push({ at: e.timeStamp, field: e.target?.name ?? '', key: e.key }),
-    true,
-  );
-  addEventListener(
-    'pointerdown',
-    (e) => perf.taps.push({ at: e.timeStamp, target: e.target?.textContent?.trim().slice(0, 40) ?? '' }),
-    true,
-  );
-  // "Search Now" busy: the entry script's mark before the app runs, Mantine's loading state with it.
-  new MutationObserver((records) => {
-    for (const r of records) {
-      const el = r.target;
-      if (
-        perf.busyAt === undefined &&
-        el instanceof HTMLButtonElement &&
-        el.type === 'submit' &&
-        (el.getAttribute('aria-busy') === 'true' || el.hasAttribute('data-loading'))
-      )
-        perf.busyAt = performance.now();
-    }
-  }).observe(document, { attributes: true, subtree: true, attributeFilter: ['aria-busy', 'data-loading'] });
+    })),
+    keys: raw.keys,
+    taps: raw.taps.map((t) => ({ at: t.at, target: t.target?.textContent?.trim().slice(0, 40) ?? '' })),
+    busyAt: raw.busyAt,
+  };
 }
 
 /** Event Timing's INP: the worst interaction, skipping one per 50 interactions (web-vitals' approximation). */
@@ -137,7 +133,7 @@ export async function typedVisit(newPhonePage, url, run, { submit }) {
     }
     // The last frames' entries are delivered after they are presented.
     await page.waitForTimeout(1000);
-    const perf = await page.evaluate(() => /** @type {any} */ (window).__perf);
+    const perf = await page.evaluate(collected);
     return { ...summarise(perf), appReadyBeforeTap };
   } finally {
     await context.close();
