@@ -109,7 +109,7 @@ export function LandingPage() {
     // Learn the state the server derived from the ZIP; a failure only means the national site is shown.
     loadPublicApi()
       .then((api) => api.lead.byId.query({ id }))
-      .then((lead) => setLeadState(lead.state))
+      .then((lead) => startTransition(() => setLeadState(lead.state)))
       .catch((err: unknown) => console.warn('Could not read the lead state:', err));
   };
 
@@ -124,7 +124,8 @@ export function LandingPage() {
     } catch {
       notifyError(PUBLIC_TOASTS.beneficiaryFailed.title, PUBLIC_TOASTS.beneficiaryFailed.message);
     } finally {
-      setSavingBeneficiary(false);
+      // In the same slices as the step: alone, at default priority, it re-rendered the whole page in one task.
+      startTransition(() => setSavingBeneficiary(false));
     }
   };
 
