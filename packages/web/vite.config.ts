@@ -1,8 +1,33 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/** Each chunk's static imports (file names), recorded before Vite writes the preload lists. */
+const staticImports = new Map<string, string[]>();
+const recordStaticImports: Plugin = {
+  name: 'uf:record-static-imports',
+  apply: 'build',
+  enforce: 'pre',
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle))
+      if (chunk.type === 'chunk') staticImports.set(chunk.fileName, chunk.imports);
+  },
+};
+
+/** What the browser has loaded before `chunk` runs: its static imports, theirs, and so on. */
+function loadedBefore(chunk: string, seen = new Set<string>()): Set<string> {
+  for (const file of staticImports.get(chunk) ?? []) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    loadedBefore(file, seen);
+  }
+  return seen;
+}
+
+/** The entry script: every other chunk runs after it. */
+const ENTRY = /^assets\/index-[\w-]+\.js$/;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), recordStaticImports],
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000' },
@@ -18,5 +43,16 @@ export default defineConfig({
     // dist/.vite/manifest.json: which files each module's chunk loads, read by prerender.mjs and
     // report-bundle.mjs (the server does not serve dot-folders).
     manifest: true,
+    modulePreload: {
+      // A dynamic import preloads its chunk's dependencies, listed as text in the importing chunk (hashed
+      // names, which compress badly). What the importing chunk imported itself, and the entry script every
+      // chunk runs after, are loaded already: listing them again only made the landing page's app larger,
+      // which is held to its size limit (ADR 053, ADR 068).
+      resolveDependencies: (_file, deps, { hostId, hostType }) => {
+        if (hostType !== 'js') return deps;
+        const loaded = loadedBefore(hostId);
+        return deps.filter((dep) => !ENTRY.test(dep) && !loaded.has(dep));
+      },
+    },
   },
 });

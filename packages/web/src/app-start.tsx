@@ -16,7 +16,8 @@ export function startApp(rootElement: HTMLElement): void {
   router.ssr = { manifest: undefined };
   // Load the route's code first, so the page hydrates at once instead of suspending. As a transition,
   // React hydrates in slices that yield to the browser (the page is already painted and readable),
-  // not in one long task that would hold up a tap.
+  // not in one long task that would hold up a tap — as long as no tap reaches React meanwhile, which
+  // the entry script sees to (hydration-gate.ts, ADR 068).
   void router
     .load()
     .then(() =>

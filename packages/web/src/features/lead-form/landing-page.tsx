@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import type { Beneficiary } from '@uf/shared/constants';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
-import { lazy, type MouseEvent, Suspense, useEffect, useState } from 'react';
+import { lazy, type MouseEvent, Suspense, startTransition, useEffect, useState } from 'react';
 import { useAppConfig } from '../../app-config';
 import { useMarkAppReady } from '../../app-ready';
 import { useServerLandingStep } from '../../landing-step';
@@ -103,11 +103,13 @@ export function LandingPage() {
 
   const onSubmitted = (id: string) => {
     pushConversion('signup', adPixelScriptUrl);
-    setPhase({ step: 'beneficiary', leadId: id });
+    // The next step as a transition: React renders the dialog in slices that let a tap or a paint through,
+    // not in one task of 100 ms and more on a slow phone (ADR 068).
+    startTransition(() => setPhase({ step: 'beneficiary', leadId: id }));
     // Learn the state the server derived from the ZIP; a failure only means the national site is shown.
     loadPublicApi()
       .then((api) => api.lead.byId.query({ id }))
-      .then((lead) => setLeadState(lead.state))
+      .then((lead) => startTransition(() => setLeadState(lead.state)))
       .catch((err: unknown) => console.warn('Could not read the lead state:', err));
   };
 
@@ -118,11 +120,12 @@ export function LandingPage() {
       const api = await loadPublicApi();
       await api.lead.setBeneficiary.mutate({ id: phase.leadId, beneficiary });
       pushConversion('lead', adPixelScriptUrl);
-      setPhase({ step: 'done', leadId: phase.leadId });
+      startTransition(() => setPhase({ step: 'done', leadId: phase.leadId }));
     } catch {
       notifyError(PUBLIC_TOASTS.beneficiaryFailed.title, PUBLIC_TOASTS.beneficiaryFailed.message);
     } finally {
-      setSavingBeneficiary(false);
+      // In the same slices as the step: alone, at default priority, it re-rendered the whole page in one task.
+      startTransition(() => setSavingBeneficiary(false));
     }
   };
 
@@ -289,10 +292,12 @@ export function LandingPage() {
         </Grid>
       </Container>
 
-      {phase.step !== 'form' && !(phase.step === 'beneficiary' && phase.inPage) && (
+      {/* Gone with its step, without a closing animation: each of the animation's steps re-rendered the
+          dialog in a task of its own, over 50 ms on a slow phone, as Congratulations appeared (ADR 068). */}
+      {phase.step === 'beneficiary' && !phase.inPage && (
         <Suspense fallback={null}>
           <BeneficiaryDialog
-            opened={phase.step === 'beneficiary'}
+            opened
             pending={savingBeneficiary}
             onChoose={(b) => void chooseBeneficiary(b)}
             onClose={() => phase.step === 'beneficiary' && setPhase({ step: 'done', leadId: phase.leadId })}

@@ -121,7 +121,10 @@ export function LeadForm({
   useEffect(() => ensureFormToken(), []);
   const schema = useMemo(() => createLeadSubmissionSchema(supportEmail), [supportEmail]);
   const form = useForm<LeadFormValues>({
-    mode: 'controlled',
+    // Uncontrolled: a keystroke re-rendered the whole form (all nine fields, a hundred birth-date options),
+    // a task of 40–100 ms per key on a slow phone; the fields hold their own values, and focus ("touched")
+    // is kept without a render too (ADR 068).
+    mode: 'uncontrolled',
     initialValues: initialValues(initial?.values),
     initialErrors: initial?.errors ?? {},
     validate: schemaResolver(schema, { sync: true }),
