@@ -15,7 +15,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-export const LIMITS_KB = { criticalJs: 60, css: 15, pageViewJs: 60, interactionJs: 152.5 };
+// interactionJs: 152.0 KB at issue 23; issue 36 took 0.5 KB off, issue 37's consent tap and notices and
+// issue 33's form fields (form token, honeypot, the "Did you mean …?" offer; its code loads on blur) put
+// 1.0 KB back: 152.5 KB, with the usual small margin.
+export const LIMITS_KB = { criticalJs: 60, css: 15, pageViewJs: 60, interactionJs: 153 };
 /** The module the entry runs at every document's load (see the file comment). */
 const AT_LOAD = 'src/page-load.ts';
 

@@ -264,7 +264,14 @@ export function LeadForm({
             />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="Email Address" type="email" autoComplete="email" {...field('email')} />
+            {/* Keyed (uncontrolled form): taking the suggestion below puts the corrected address in the field. */}
+            <TextInput
+              key={form.key('email')}
+              label="Email Address"
+              type="email"
+              autoComplete="email"
+              {...field('email')}
+            />
             {emailSuggestion && (
               // Issue 33: a likely typo of a major provider. Only offered: the submit is never blocked.
               <Text size="xs" mt={4} aria-live="polite">
