@@ -40,6 +40,16 @@ describe('demo:load', () => {
     expect(analytics.totalVisits).toBe(240);
     expect(analytics.dailyViews.filter((d: { views: number }) => d.views > 0).length).toBe(30);
     expect((await t.app.inject({ url: '/api/admin/api-stats', cookies })).json().totalApiLeads).toBe(40);
+    // Lead quality (issue 33): the demo's visitors are mostly accepted; a few wait in the review queue or are
+    // rejected, so every screen has something to show.
+    const { rows } = await t.app.db.pool.query<{ verdict: string; n: number }>(
+      `select quality_verdict as verdict, count(*)::int as n from (
+         select quality_verdict from website_lead union all select quality_verdict from api_lead) l group by 1`,
+    );
+    const by = Object.fromEntries(rows.map((r) => [r.verdict, r.n]));
+    expect(by.accept).toBeGreaterThan((by.hold ?? 0) + (by.reject ?? 0));
+    expect(by.hold).toBeGreaterThan(0);
+    expect(by.reject).toBeGreaterThan(0);
     await expect(demo()).rejects.toBeInstanceOf(UsageError);
   });
 });

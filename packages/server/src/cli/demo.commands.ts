@@ -58,6 +58,14 @@ const LAST = [
 ];
 const ZIPS = ['10001', '90210', '60601', '77001', '33101', '98101', '02108', '30301', '85001', '80202'];
 const BENEFICIARIES = ['Child', 'Wife', 'Husband', 'Estate', 'Not specified'];
+const MAIL_DOMAINS = ['gmail.com', 'yahoo.com', 'outlook.com', 'icloud.com', 'aol.com', 'comcast.net'];
+const AREA_CODES = ['212', '312', '415', '617', '713', '305', '206', '404', '602', '303'];
+
+/** A phone of the demo's own: real area codes, ordinary exchanges (no N11, no 555), one per `i` and kind. */
+function demoPhone(i: number, kind: number): string {
+  const exchange = 230 + kind * 100 + (i % 60);
+  return `(${AREA_CODES[i % AREA_CODES.length]}) ${exchange}-${String(4100 + i * 7).slice(-4)}`;
+}
 const STATES = ['TX', 'FL', 'OH', 'GA', 'NC'];
 
 /** A repeatable pseudo-random sequence: the same demo every time. */
@@ -85,9 +93,12 @@ export const demoCommands: CliCommand[] = [
             'The database already holds leads or visits: demo data goes into an empty one only.',
           );
         }
+        // The app's clock moves on as the demo visitors read the page (lead quality, issue 33: a lead sent
+        // within 3 s of its page is held), so no one waits.
+        let clockOffsetMs = 0;
         const app = await buildApp(
           { ...ctx.config, logLevel: 'silent', analyticsCountryHeader: 'x-demo-country' },
-          { databaseUrl: url, emailScheduler: false },
+          { databaseUrl: url, emailScheduler: false, clock: () => new Date(Date.now() + clockOffsetMs) },
         );
         try {
           const next = random(37);
@@ -114,17 +125,24 @@ export const demoCommands: CliCommand[] = [
             if (next() < 0.75) continue;
             await track('survey_started');
             await track('form_submit');
+            // As a visitor sends it: the page's form token, a minute on the page, a person's details. A few
+            // are what lead quality holds or rejects (a provider typo, a test name), for the review queue.
+            const token = await app.inject({ method: 'GET', url: '/api/form-token' });
+            clockOffsetMs += 60_000;
+            const first = pick(FIRST);
+            const last = pick(LAST);
+            const mailbox = `${first}.${last}.${i}`.toLowerCase();
             const submitted = await app.inject({
               method: 'POST',
               url: '/api/submit-search',
               ...visitor,
               payload: {
-                firstName: pick(FIRST),
-                lastName: pick(LAST),
+                firstName: i % 23 === 5 ? 'Test' : first,
+                lastName: i % 23 === 5 ? 'Test' : last,
                 streetAddress: `${100 + i} Main St`,
                 zipCode: pick(ZIPS),
-                email: `demo.visitor.${i}@example.com`,
-                phone: `(555) 3${String(i % 100).padStart(2, '0')}-${String(1000 + i).slice(-4)}`,
+                email: `${mailbox}@${i % 17 === 3 ? 'gmial.com' : pick(MAIL_DOMAINS)}`,
+                phone: demoPhone(i, 3),
                 birthMonth: String(1 + (i % 12)),
                 birthDay: String(1 + (i % 28)),
                 birthYear: String(1945 + (i % 50)),
@@ -132,6 +150,7 @@ export const demoCommands: CliCommand[] = [
                 pageUrl: 'https://demo.example.com/',
                 attribution,
                 sessionId,
+                formToken: (token.json() as { formToken: string }).formToken,
               },
             });
             if (submitted.statusCode !== 200) {
@@ -161,10 +180,16 @@ export const demoCommands: CliCommand[] = [
                 streetAddress: `${200 + i} Oak Ave`,
                 city: 'Springfield',
                 state: pick(STATES),
-                phone: `(555) 4${String(i % 100).padStart(2, '0')}-${String(2000 + i).slice(-4)}`,
+                phone: demoPhone(i, 4),
                 birthMonth: 1 + (i % 12),
                 birthDay: String(1 + (i % 28)),
                 birthYear: 1950 + (i % 40),
+                // Consent evidence (a TrustedForm certificate), except for a few: those are never sold.
+                ...(i % 8 === 7
+                  ? {}
+                  : {
+                      trustedFormUrl: `https://cert.trustedform.com/demo${String(i).padStart(4, '0')}${'a'.repeat(24)}`,
+                    }),
               },
             });
             if (res.statusCode < 300) apiLeads += 1;
