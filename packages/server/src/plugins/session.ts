@@ -74,7 +74,7 @@ export const sessionPlugin = fp(
       const secure = isSecureCookie(req, cookieSecure);
       if (req.session) {
         req.session.cookie.secure = secure;
-      } else if (req.cookies[SESSION_COOKIE] !== undefined) {
+      } else if (req.cookies?.[SESSION_COOKIE] !== undefined) {
         reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure });
       }
       done();

@@ -41,6 +41,23 @@ export function TcpaBadge({ value }: { value: string }) {
   );
 }
 
+/**
+ * 'Nov 26, 2026, 11:50 AM' as the date over the time (issue 37): the default columns then fit a 1440 px
+ * window beside the pinned actions, and neither part is ever cut.
+ */
+function DateTimeCell({ text }: { text: string }) {
+  const at = text.lastIndexOf(', ');
+  if (at < 0) return <>{text}</>;
+  return (
+    <>
+      {/* The text stays whole ('…, 11:50 AM'): copied or read out, it is the one date-time. */}
+      <span style={{ whiteSpace: 'nowrap' }}>{text.slice(0, at + 2)}</span>
+      <br />
+      <span style={{ whiteSpace: 'nowrap' }}>{text.slice(at + 2)}</span>
+    </>
+  );
+}
+
 const dash = (value: string | null | undefined) =>
   value === null || value === undefined || value === '' ? '—' : value;
 
@@ -116,7 +133,9 @@ function sharedColumns<T extends AdminWebsiteLead | AdminApiLead>() {
         ),
     },
     createdAt: {
-      ...f('createdAt', clock.label('Created At'), (r) => clock.formatShort(r.createdAt)),
+      ...f('createdAt', clock.label('Created At'), (r) => (
+        <DateTimeCell text={clock.formatShort(r.createdAt)} />
+      )),
       renderDetail: (r: T) => clock.format(r.createdAt),
     },
   };

@@ -89,7 +89,7 @@ const STICKY_ACTIONS = {
 /** One line per cell; a long value (an e-mail, a campaign) is cut with an ellipsis, whole in the drawer. */
 const CELL = {
   whiteSpace: 'nowrap',
-  maxWidth: '12rem',
+  maxWidth: '11rem',
   overflow: 'hidden',
   textOverflow: 'ellipsis',
 } as const;
