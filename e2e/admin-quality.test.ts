@@ -161,7 +161,9 @@ describe('lead quality on screen', () => {
     await website.getByLabel('Verdict').selectOption('hold');
     await expect.poll(() => new URL(page.url()).searchParams.get('verdict')).toBe('hold');
     await website.getByRole('searchbox', { name: 'Search' }).fill(email);
-    // The search applies after a pause in typing: waited for, it cannot move the page back here later.
+    // The search applies after a pause in typing: waited for (in the address, where it lands last), it cannot
+    // move the page back here later. The count alone could already read 1 before it applies.
+    await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe(email);
     await website.getByRole('heading', { name: 'Leads Data (1 records)', exact: true }).waitFor();
     const tableRow = website.getByRole('row').filter({ hasText: email });
     await tableRow.getByText('Hold', { exact: true }).waitFor();
