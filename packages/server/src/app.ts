@@ -7,6 +7,7 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Alive, NotAlive, Readiness } from '@uf/shared/health.output';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { buyerTasks, requeueSales } from './buyers/buyer-worker';
 import type { AppConfig } from './config';
 import { RETRY_AFTER_SECONDS } from './db/availability';
 import { type Database, migrate, openDatabase } from './db/database';
@@ -303,6 +304,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
             onError: (err) => app.log.warn({ err }, 'webhook upkeep failed'),
           },
           busy: serving.busy,
+          // Lead buyers' sales (ADR 069) run on the same queue.
+          tasks: buyerTasks({
+            allowPrivateUrls: config.webhooksAllowPrivateUrls,
+            timeZone: config.timeZone,
+            clock: services.clock,
+            mailer: services.mailer,
+            onBuyerPaused: (buyer) => services.emailReports.alerts.buyerPaused(buyer),
+          }),
+          sweeps: [requeueSales],
           log: (level, message) =>
             app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),
         });

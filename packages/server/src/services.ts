@@ -3,7 +3,7 @@ import type { BackupSource } from './backups/backup.service';
 import type { AppConfig } from './config';
 import type { Database } from './db/database';
 import { createEmailReports, type EmailReports } from './email/email-reports.service';
-import { createMailer } from './email/mailer';
+import { createMailer, type Mailer } from './email/mailer';
 import { createLeadSubmitter, type LeadSubmitter } from './leads/lead.service';
 import type { Metrics } from './metrics';
 import { createPartnerLeadWriter, type PartnerLeadWriter } from './partners/partner-lead.service';
@@ -28,6 +28,10 @@ export type Services = {
   webhookOutbox: OutboxWaker;
   /** E-mail reports and alerts over SMTP (ADR 063): the scheduler, the alerts other features raise. */
   emailReports: EmailReports;
+  /** The SMTP sender (not configured without SMTP_URL): alerts, reports, e-mail buyers. */
+  mailer: Mailer;
+  /** Now, as the app sees it (tests inject theirs): schedules, caps, return windows. */
+  clock: () => Date;
   /** A fresh entity manager per unit of work (MikroORM's identity map must not be shared). */
   em(): ReturnType<Database['orm']['em']['fork']>;
 };
@@ -45,7 +49,10 @@ export function createServices(
   );
   const clock = options.clock ?? (() => new Date());
   const quality = createQuality(db.pool, clock);
+  const mailer = createMailer(config.mail.smtpUrl, config.mail.from);
   return {
+    mailer,
+    clock,
     db,
     config,
     backupSource,
@@ -56,7 +63,7 @@ export function createServices(
     webhookOutbox,
     emailReports: createEmailReports({
       pool: db.pool,
-      mailer: createMailer(config.mail.smtpUrl, config.mail.from),
+      mailer,
       timeZone: config.timeZone,
       alertNoLeadsHours: config.mail.alertNoLeadsHours,
       clock,

@@ -38,7 +38,13 @@ export type AuditAction =
   | 'webhooks.resend'
   | 'webhooks.disabled'
   | 'quality.verdict'
-  | 'quality.settings_changed';
+  | 'quality.settings_changed'
+  | 'buyers.create'
+  | 'buyers.update'
+  | 'buyers.delete'
+  | 'buyers.test'
+  | 'buyers.paused'
+  | 'leads.return';
 
 export async function recordAudit(
   pool: Pool,

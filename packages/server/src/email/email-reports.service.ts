@@ -30,7 +30,7 @@ export type SummaryPeriod = { from: Date; to: Date };
 export type SummarySectionSource = (pool: Pool, period: SummaryPeriod) => Promise<SummarySection>;
 
 type Recipient = { email: string };
-type AlertRule = 'no_leads' | 'endpoint_disabled';
+type AlertRule = 'no_leads' | 'endpoint_disabled' | `buyer_paused:${string}` | `buyer_idle:${string}`;
 const OPT_IN_COLUMN = {
   daily: 'email_daily_summary',
   weekly: 'email_weekly_summary',
@@ -249,6 +249,35 @@ export function createEmailReports(deps: EmailReportsDeps) {
           ]);
         } catch (err) {
           deps.warn('endpoint_disabled alert failed', { err });
+          return false;
+        }
+      },
+      /** A lead buyer was paused for its errors in a row (issue 34, ADR 069); never throws. */
+      async buyerPaused(input: { id: string; name: string; reason: string }, now: Date = deps.clock()) {
+        try {
+          return await sendAlert(`buyer_paused:${input.id}`, now, `Lead buyer paused: ${input.name}`, [
+            `Buyer: ${input.name}`,
+            `Reason: ${input.reason}`,
+            'Leads now go to the next buyers in the waterfall. Check its log on the Buyers screen, fix the posting spec or ask the buyer, then resume it.',
+          ]);
+        } catch (err) {
+          deps.warn('buyer_paused alert failed', { err });
+          return false;
+        }
+      },
+      /** An active buyer accepted nothing for hours it was open (issue 34); at most once per 12 hours each. */
+      async buyerIdle(
+        input: { id: string; name: string; openHours: number; offered: number },
+        now: Date = deps.clock(),
+      ) {
+        try {
+          return await sendAlert(`buyer_idle:${input.id}`, now, `Lead buyer accepts nothing: ${input.name}`, [
+            `Buyer: ${input.name}`,
+            `It was offered ${input.offered} leads in its last ${input.openHours} open hours and accepted none.`,
+            'Check its log on the Buyers screen: its answers may have changed shape, or its response rules may no longer match.',
+          ]);
+        } catch (err) {
+          deps.warn('buyer_idle alert failed', { err });
           return false;
         }
       },

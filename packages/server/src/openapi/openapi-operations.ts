@@ -13,6 +13,7 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { aliveSchema, notAliveSchema, notReadySchema, readySchema } from '@uf/shared/health.output';
 import { EMAIL_PATTERN, PHONE_PATTERN, ZIP_PATTERN } from '@uf/shared/lead.schema';
 import type { $ZodType } from 'zod/v4/core';
+import { BUYER_OPERATION_DOCS } from '../trpc/buyers.router';
 import { QUALITY_OPERATION_DOCS } from '../trpc/quality.router';
 import { inputSchema, int, type JsonSchema, object, ref, str } from './json-schema';
 
@@ -865,4 +866,5 @@ export const operations: Record<string, OperationDoc> = {
     responses: { '200': { description: 'HTML page', contentType: 'text/html', schema: str() } },
   },
   ...QUALITY_OPERATION_DOCS,
+  ...BUYER_OPERATION_DOCS,
 };

@@ -34,6 +34,7 @@ import {
   listLeads,
   websiteLeadStats,
 } from '../leads/admin-leads.service';
+import { createBuyersRouter } from './buyers.router';
 import type { Context } from './context';
 import { createQualityRouter, verdictProcedures } from './quality.router';
 import { clientIp } from './request-meta';
@@ -175,5 +176,6 @@ export function createAdminRouter() {
       .output(auditEntriesSchema)
       .query(({ ctx, input }) => listAudit(ctx.services.db.pool, input)),
     webhooks: createWebhooksRouter(),
+    buyers: createBuyersRouter(),
   });
 }

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import { type Attribution, LEAD_CLICK_ID_FIELDS, UTM_KEYS } from '@uf/shared/attribution';
 import type { Pool } from 'pg';
 import { recordAudit } from '../admin/audit.service';
@@ -7,7 +5,8 @@ import { ApiLead } from '../db/entities/api-lead.entity';
 import { ConsentReceipt } from '../db/entities/consent-receipt.entity';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { columnsOf, jsonObjectSql } from '../db/entity-columns';
-import { type LookupAll, outboundAgentFor, outboundUrlProblem } from '../platform/outbound-address';
+import type { LookupAll } from '../platform/outbound-address';
+import { type SendResult, sendOnce } from '../platform/outbound-request';
 import { inTransaction } from '../platform/pg-transaction';
 import { signatureHeader } from './webhook-signing';
 
@@ -153,85 +152,19 @@ type Claimed = {
   lead: ClaimedLead | null;
 };
 
-export type SendResult = { status?: number; excerpt?: string; error?: string; ms: number };
+export type { SendResult } from '../platform/outbound-request';
 
-/**
- * POSTs `body` once: no redirect is followed, the answer's first RESPONSE_EXCERPT_BYTES are kept and the
- * rest never read (the socket is closed), and the whole exchange ends after `timeoutMs` — a receiver that
- * hangs or streams megabytes costs its own delivery only.
- */
+/** POSTs a webhook's JSON `body` once (platform/outbound-request.ts: no redirect, capped answer, timeout). */
 export function postOnce(
   rawUrl: string,
   body: string,
   headers: Record<string, string>,
   options: { allowPrivateUrls: boolean; timeoutMs: number; lookup?: LookupAll; signal?: AbortSignal },
 ): Promise<SendResult> {
-  const started = performance.now();
-  const ms = () => Math.round(performance.now() - started);
-  return new Promise((resolve) => {
-    const problem = outboundUrlProblem(rawUrl, options.allowPrivateUrls);
-    if (problem) return resolve({ error: problem, ms: ms() });
-    const url = new URL(rawUrl);
-    const isHttps = url.protocol === 'https:';
-    let settled = false;
-    const finish = (result: Omit<SendResult, 'ms'>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ ...result, ms: ms() });
-    };
-    const req = (isHttps ? https : http).request(
-      url,
-      {
-        method: 'POST',
-        // The outbound guard (ADR 066): the address connected to is checked just before connecting.
-        agent: outboundAgentFor(url, { allowPrivate: options.allowPrivateUrls, lookup: options.lookup }),
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = () => {
-          // Text PostgreSQL can store: invalid UTF-8 becomes U+FFFD, NUL characters are dropped.
-          const excerpt = Buffer.concat(chunks)
-            .subarray(0, RESPONSE_EXCERPT_BYTES)
-            .toString('utf8')
-            .replaceAll('\u0000', '');
-          finish({ status: res.statusCode, excerpt });
-        };
-        res.on('data', (chunk: Buffer) => {
-          if (size >= RESPONSE_EXCERPT_BYTES) return;
-          chunks.push(chunk);
-          size += chunk.length;
-          if (size >= RESPONSE_EXCERPT_BYTES) {
-            done();
-            res.destroy();
-          }
-        });
-        res.on('end', done);
-        res.on('error', done);
-        res.on('close', done);
-      },
-    );
-    const timer = setTimeout(() => {
-      finish({ error: `no answer within ${options.timeoutMs / 1000} s` });
-      req.destroy();
-    }, options.timeoutMs);
-    options.signal?.addEventListener(
-      'abort',
-      () => {
-        finish({ error: 'cut short: the server was stopping' });
-        req.destroy();
-      },
-      { once: true },
-    );
-    req.on('error', (err: NodeJS.ErrnoException) => finish({ error: err.message || String(err.code) }));
-    req.end(body);
-  });
+  return sendOnce(
+    { method: 'POST', url: rawUrl, headers: { ...headers, 'content-type': 'application/json' }, body },
+    { ...options, excerptBytes: RESPONSE_EXCERPT_BYTES },
+  );
 }
 
 type Outcome = 'delivered' | 'retrying' | 'failed';

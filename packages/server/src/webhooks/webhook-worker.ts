@@ -1,5 +1,6 @@
 import { Logger, type Runner, run, runMigrations } from 'graphile-worker';
 import pg from 'pg';
+import { SELL_TASK } from '../buyers/buyer-worker';
 import { isDatabaseUnavailable } from '../db/availability';
 import { ATTEMPT_LEASE_SECONDS, type DeliveryOptions, runDeliveryAttempt } from './webhook-delivery';
 
@@ -78,7 +79,7 @@ export async function installJobQueue(connectionString: string, log?: LogFn): Pr
 const SWEEP_SQL = `
   select graphile_worker.force_unlock_workers(array(
     select distinct locked_by from graphile_worker.jobs
-    where locked_by is not null and task_identifier in ('${DELIVER_TASK}', '${FANOUT_TASK}')
+    where locked_by is not null and task_identifier in ('${DELIVER_TASK}', '${FANOUT_TASK}', '${SELL_TASK}')
       and locked_at < now() - make_interval(secs => $1 * 2)));`;
 const REQUEUE_SQL = `
   select webhook_queue(array(
@@ -205,6 +206,9 @@ export async function startWebhookWorker(options: {
   /** True while the process is busy serving requests (delivery attempts are then paced). */
   busy?: () => boolean;
   log?: LogFn;
+  /** Other jobs the same queue runs (lead buyers' sales, ADR 069), and their part of the sweep. */
+  tasks?: (pool: pg.Pool, signal: AbortSignal) => Record<string, (payload: unknown) => Promise<void>>;
+  sweeps?: ((pool: pg.Pool) => Promise<void>)[];
 }): Promise<WebhookWorker> {
   const busy = options.busy ?? (() => false);
   const pacer = new SendPacer(busy);
@@ -277,12 +281,14 @@ export async function startWebhookWorker(options: {
         await runDeliveryAttempt(pool, (payload as { id: string }).id, delivery);
       },
       [FANOUT_TASK]: () => fanOut(),
+      ...options.tasks?.(pool, stopping.signal),
     },
   });
   const sweep = async () => {
     try {
       await pool.query(SWEEP_SQL, [ATTEMPT_LEASE_SECONDS]);
       await pool.query(REQUEUE_SQL, [ATTEMPT_LEASE_SECONDS]);
+      for (const more of options.sweeps ?? []) await more(pool);
     } catch (err) {
       options.delivery.onError?.(err);
     }

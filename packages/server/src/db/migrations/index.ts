@@ -19,6 +19,7 @@ import { Migration20261127500000_email_reports } from './Migration20261127500000
 import { Migration20261128100000_webhook_outbox } from './Migration20261128100000_webhook_outbox';
 import { Migration20261129100000_lead_quality } from './Migration20261129100000_lead_quality';
 import { Migration20261129110000_lead_quality_sources } from './Migration20261129110000_lead_quality_sources';
+import { Migration20261130100000_buyers } from './Migration20261130100000_buyers';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -60,4 +61,5 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261129110000_lead_quality_sources',
     class: Migration20261129110000_lead_quality_sources,
   },
+  { name: 'Migration20261130100000_buyers', class: Migration20261130100000_buyers },
 ];

@@ -1,0 +1,155 @@
+import type { BuyerRule, BuyerRuleWhen, RuleOutcome } from '@uf/shared/buyers';
+import { parseXml } from './buyer-xml';
+
+// What a buyer's answer means (issue 34, ADR 069): its response rules, read in order, the first that
+// matches wins. A buyer's body comes from a server we do not control, so everything here reads it
+// defensively: paths see own properties only, regular expressions that fail to compile match nothing,
+// and nothing throws.
+
+export type ParsedAnswer = {
+  outcome: RuleOutcome;
+  reason: string | null;
+  price: number | null;
+  reference: string | null;
+  /** Index (from 0) of the rule that matched, or null when none did. */
+  rule: number | null;
+};
+
+const TEXT_CAP = 500;
+
+/**
+ * The value at a dot path (`Result.Payout`, `leads.0.id`): own properties only, so `__proto__`,
+ * `constructor` or `toString` in a path read nothing; an array is indexed by a numeric segment.
+ * undefined when any step is missing.
+ */
+export function readPath(root: unknown, path: string): unknown {
+  let current: unknown = root;
+  for (const segment of path.split('.')) {
+    if (Array.isArray(current)) {
+      if (!/^(?:0|[1-9]\d*)$/.test(segment)) return undefined;
+      const index = Number(segment);
+      current = index < current.length ? current[index] : undefined;
+    } else if (typeof current === 'object' && current !== null) {
+      current = Object.hasOwn(current, segment) ? (current as Record<string, unknown>)[segment] : undefined;
+    } else {
+      return undefined;
+    }
+    if (current === undefined) return undefined;
+  }
+  return current;
+}
+
+/** A value as text to compare or match: scalars as String() gives them, objects and arrays as JSON. */
+function asText(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+function test(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern).test(text);
+  } catch {
+    return false; // the schema compiles every pattern; an engine that disagrees matches nothing
+  }
+}
+
+/** The value at `path` meets `equals` and `matches` (when given). */
+function valueHolds(value: unknown, when: BuyerRuleWhen): boolean {
+  if (value === undefined) return false;
+  if (when.equals !== undefined) {
+    // Loose on purpose: XML has only text, and buyers write 12, "12", true and "true" for the same thing.
+    if (typeof value === 'object' && value !== null) return false;
+    if (String(value) !== String(when.equals)) return false;
+  }
+  if (when.matches !== undefined && !test(when.matches, asText(value))) return false;
+  return true;
+}
+
+function statusHolds(status: number, expected: NonNullable<BuyerRuleWhen['status']>): boolean {
+  if (typeof expected === 'number') return status === expected;
+  return Math.floor(status / 100) === Number(expected[0]);
+}
+
+type Parsed = { json: unknown; xml: unknown };
+
+/** The body read once: JSON when it looks like an object or array, else XML, else neither. */
+function parseBody(body: string): Parsed {
+  const trimmed = body.trim();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return { json: JSON.parse(trimmed), xml: undefined };
+    } catch {
+      return { json: undefined, xml: undefined };
+    }
+  }
+  if (trimmed.startsWith('<')) return { json: undefined, xml: parseXml(trimmed) ?? undefined };
+  return { json: undefined, xml: undefined };
+}
+
+function ruleMatches(when: BuyerRuleWhen, status: number, body: string, parsed: Parsed): boolean {
+  if (when.status !== undefined && !statusHolds(status, when.status)) return false;
+  if (when.json !== undefined) {
+    if (parsed.json === undefined || !valueHolds(readPath(parsed.json, when.json), when)) return false;
+  }
+  if (when.xml !== undefined) {
+    if (parsed.xml === undefined || !valueHolds(readPath(parsed.xml, when.xml), when)) return false;
+  }
+  if (when.regex !== undefined && !test(when.regex, body)) return false;
+  return true;
+}
+
+function textAt(root: unknown, path: string | undefined): string | null {
+  if (path === undefined || root === undefined) return null;
+  const value = readPath(root, path);
+  if (value === undefined || value === null) return null;
+  const text = asText(value);
+  if (text === '') return null;
+  // By code point, so the cut never leaves half of a surrogate pair.
+  return text.length <= TEXT_CAP ? text : Array.from(text).slice(0, TEXT_CAP).join('');
+}
+
+/** A price as a number: 8.5, '12.00', '$8.50', '1,250.00'; anything not a finite amount ≥ 0 is null. */
+export function priceOf(value: unknown): number | null {
+  let amount: number;
+  if (typeof value === 'number') {
+    amount = value;
+  } else if (typeof value === 'string') {
+    const text = value
+      .trim()
+      .replace(/^\$\s*/, '')
+      .replace(/,/g, '');
+    if (!/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(text)) return null;
+    amount = Number(text);
+  } else {
+    return null;
+  }
+  return Number.isFinite(amount) && amount >= 0 ? amount : null;
+}
+
+/**
+ * The outcome of one post from the buyer's HTTP status and body. A 5xx is an error whatever the rules
+ * say (a buyer's server failing is not its answer); otherwise the first rule whose every condition
+ * holds decides, and its reasonFrom, priceFrom and refFrom are read from the JSON body, else the XML
+ * one. No rule matching is an error: we cannot tell a sale from a refusal.
+ */
+export function evaluateRules(
+  rules: readonly BuyerRule[],
+  answer: { status: number; body: string },
+): ParsedAnswer {
+  if (answer.status >= 500 && answer.status <= 599) {
+    return { outcome: 'error', reason: `HTTP ${answer.status}`, price: null, reference: null, rule: null };
+  }
+  const parsed = parseBody(answer.body);
+  const tree = parsed.json !== undefined ? parsed.json : parsed.xml;
+  for (const [index, rule] of rules.entries()) {
+    if (!ruleMatches(rule.when, answer.status, answer.body, parsed)) continue;
+    return {
+      outcome: rule.outcome,
+      reason: textAt(tree, rule.reasonFrom),
+      price:
+        rule.priceFrom === undefined || tree === undefined ? null : priceOf(readPath(tree, rule.priceFrom)),
+      reference: textAt(tree, rule.refFrom),
+      rule: index,
+    };
+  }
+  return { outcome: 'error', reason: 'no response rule matched', price: null, reference: null, rule: null };
+}

@@ -1,0 +1,33 @@
+import type { Pool } from 'pg';
+import { type SaleOptions, sellLead } from './buyer-sale';
+
+// The job behind selling (issue 34, ADR 069): one `buyer_sell` job per lead, queued by the webhook
+// outbox's fan-out (sale_enqueue()), run by the same job queue as the webhook deliveries.
+
+export const SELL_TASK = 'buyer_sell';
+
+// Pending sales nobody is running: a job lost with a crash, a backup restored without its jobs, a lead
+// whose run was cut short at a stop. They get a job again once their claim has lapsed.
+const REQUEUE_SQL = `
+  select count(*) from graphile_worker.add_jobs(array(
+    select row('${SELL_TASK}', json_build_object('id', l.lead_id), null, null, 25, null, 0, null)::graphile_worker.job_spec
+    from lead_sale l
+    where l.status = 'pending' and l.created_at < now() - interval '30 seconds'
+      and (l.claimed_until is null or l.claimed_until < now())
+      and l.lead_id::text not in (
+        select payload->>'id' from graphile_worker._private_jobs where payload->>'id' is not null)
+    limit 1000))`;
+
+/** The queue's tasks for selling, on the worker's pool; `signal` aborts posts in flight at a stop. */
+export function buyerTasks(options: Omit<SaleOptions, 'signal'>) {
+  return (pool: Pool, signal: AbortSignal) => ({
+    [SELL_TASK]: async (payload: unknown) => {
+      await sellLead(pool, (payload as { id: string }).id, { ...options, signal });
+    },
+  });
+}
+
+/** Gives pending sales that lost their job a new one (the worker's sweep). */
+export async function requeueSales(pool: Pick<Pool, 'query'>): Promise<void> {
+  await pool.query(REQUEUE_SQL);
+}
