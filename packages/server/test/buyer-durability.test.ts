@@ -82,7 +82,9 @@ describe('selling durability', () => {
     };
     // The kill left sales behind: accepted leads not yet sold or refused by everyone.
     const before = await settled();
-    expect(before.filter((r) => r.verdict === 'accept' && r.status !== 'sold' && r.status !== 'unsold').length).toBeGreaterThan(0);
+    expect(
+      before.filter((r) => r.verdict === 'accept' && r.status !== 'sold' && r.status !== 'unsold').length,
+    ).toBeGreaterThan(0);
 
     server = await startServerProcess({ DATABASE_URL: db.url, ...ENV });
     let rows = before;
