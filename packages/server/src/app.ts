@@ -7,7 +7,7 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Alive, NotAlive, Readiness } from '@uf/shared/health.output';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { buyerTasks, requeueSales } from './buyers/buyer-worker';
+import { buyerTasks, idleBuyersSweep, requeueSales } from './buyers/buyer-worker';
 import type { AppConfig } from './config';
 import { RETRY_AFTER_SECONDS } from './db/availability';
 import { type Database, migrate, openDatabase } from './db/database';
@@ -312,7 +312,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
             mailer: services.mailer,
             onBuyerPaused: (buyer) => services.emailReports.alerts.buyerPaused(buyer),
           }),
-          sweeps: [requeueSales],
+          sweeps: [
+            requeueSales,
+            idleBuyersSweep(services.clock, (buyer) => services.emailReports.alerts.buyerIdle(buyer)),
+          ],
           log: (level, message) =>
             app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),
         });

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { reportIdleBuyers } from '../src/buyers/buyer-health';
 import { visitorLeadBody } from './support/fixtures';
 import type { Received, Receiver } from './support/webhook-receiver';
 import { startWebhookTestbed, type WebhookTestbed } from './support/webhooks';
@@ -428,6 +430,28 @@ describe('selling a lead', () => {
     const sale = await settledSale(await submitLead());
     expect(sale).toMatchObject({ status: 'sold', buyerId: g.id });
     expect(live(sale)[0]).toMatchObject({ outcome: 'timeout' });
+  });
+});
+
+describe('buyer health', () => {
+  it('reports a buyer offered leads that accepted none for 4 open hours, once per 12 hours', async () => {
+    await pauseAll();
+    const path = nextPath('bob');
+    answer(path, [{ type: 'application/xml', body: '<response><status>Unmatched</status></response>' }]);
+    const buyer = await createBuyer(boberdooBuyer(path, { name: 'Quiet buyer' }));
+    expect((await settledSale(await submitLead())).status).toBe('unsold');
+    const pool = new pg.Pool({ connectionString: bed.t.db.url });
+    try {
+      const onIdle = vi.fn(async () => true);
+      const at = (hours: number) => new Date(Date.now() + hours * 3_600_000);
+      expect(await reportIdleBuyers(pool, at(3), onIdle)).toBe(0);
+      expect(await reportIdleBuyers(pool, at(5), onIdle)).toBe(1);
+      expect(onIdle).toHaveBeenCalledWith({ id: buyer.id, name: 'Quiet buyer', openHours: 5, offered: 1 });
+      expect(await reportIdleBuyers(pool, at(10), onIdle)).toBe(0);
+      expect(await reportIdleBuyers(pool, at(18), onIdle)).toBe(1);
+    } finally {
+      await pool.end();
+    }
   });
 });
 

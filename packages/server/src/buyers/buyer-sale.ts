@@ -343,7 +343,7 @@ async function buyerHealth(
   const { rows } = await client.query<{ paused: boolean }>(
     `update buyer set
        consecutive_errors = case when $2 then consecutive_errors + 1 else 0 end,
-       last_accepted_at = case when $4 then now() else last_accepted_at end,
+       idle_since = case when $4 then now() else idle_since end,
        status = case when $2 and consecutive_errors + 1 >= $3 then 'paused' else status end,
        paused_reason = case when $2 and consecutive_errors + 1 >= $3 and status = 'active' then $5 else paused_reason end,
        updated_at = now()

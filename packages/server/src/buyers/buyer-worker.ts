@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { reportIdleBuyers } from './buyer-health';
 import { type SaleOptions, sellLead } from './buyer-sale';
 
 // The job behind selling (issue 34, ADR 069): one `buyer_sell` job per lead, queued by the webhook
@@ -30,4 +31,20 @@ export function buyerTasks(options: Omit<SaleOptions, 'signal'>) {
 /** Gives pending sales that lost their job a new one (the worker's sweep). */
 export async function requeueSales(pool: Pick<Pool, 'query'>): Promise<void> {
   await pool.query(REQUEUE_SQL);
+}
+
+/** How often a process looks for buyers that stopped buying. */
+const IDLE_CHECK_MS = 5 * 60_000;
+
+/** A sweep that reports idle buyers (buyer-health.ts), at most every IDLE_CHECK_MS. */
+export function idleBuyersSweep(
+  clock: () => Date,
+  onIdle: Parameters<typeof reportIdleBuyers>[2],
+): (pool: Pick<Pool, 'query'>) => Promise<void> {
+  let last = Number.NEGATIVE_INFINITY;
+  return async (pool) => {
+    if (performance.now() - last < IDLE_CHECK_MS) return;
+    last = performance.now();
+    await reportIdleBuyers(pool, clock(), onIdle);
+  };
 }

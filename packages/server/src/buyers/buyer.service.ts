@@ -228,7 +228,7 @@ export async function updateBuyer(pool: Pool, input: BuyerUpdateInput, options: 
        paused_reason = case when $3 = 'active' then null when $3 = 'paused' and status = 'active' then 'Paused by an admin' else paused_reason end,
        consecutive_errors = case when $3 = 'active' then 0 else consecutive_errors end,
        idle_reported_at = case when $3 = 'active' then null else idle_reported_at end,
-       last_accepted_at = case when $3 = 'active' and status = 'paused' then null else last_accepted_at end,
+       idle_since = case when $3 = 'active' and status = 'paused' then now() else idle_since end,
        updated_at = now()
      where id = $1`,
     [

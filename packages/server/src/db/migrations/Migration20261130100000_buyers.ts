@@ -28,7 +28,8 @@ export class Migration20261130100000_buyers extends Migration {
         config jsonb not null,
         paused_reason text null,
         consecutive_errors integer not null default 0,
-        last_accepted_at timestamptz null,
+        -- Since when it has accepted nothing (its last acceptance, its creation or its resumption).
+        idle_since timestamptz not null default now(),
         idle_reported_at timestamptz null,
         created_at timestamptz not null default now(),
         updated_at timestamptz not null default now()
