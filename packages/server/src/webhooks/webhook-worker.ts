@@ -281,7 +281,16 @@ export async function startWebhookWorker(options: {
         await runDeliveryAttempt(pool, (payload as { id: string }).id, delivery);
       },
       [FANOUT_TASK]: () => fanOut(),
-      ...options.tasks?.(pool, stopping.signal),
+      // The other tasks' starts are paced too while the process is busy serving (a sale posts to buyers).
+      ...Object.fromEntries(
+        Object.entries(options.tasks?.(pool, stopping.signal) ?? {}).map(([name, task]) => [
+          name,
+          async (payload: unknown) => {
+            await pacer.admit();
+            await task(payload);
+          },
+        ]),
+      ),
     },
   });
   const sweep = async () => {
