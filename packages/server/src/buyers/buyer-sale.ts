@@ -10,9 +10,9 @@ import {
   type SkipReason,
 } from '@uf/shared/buyers';
 import type { Pool } from 'pg';
+import { recordAudit } from '../admin/audit.service';
 import type { Mailer } from '../email/mailer';
 import { sendOnce } from '../platform/outbound-request';
-import { inTransaction } from '../platform/pg-transaction';
 import { type LeadForSale, loadLeadForSale, type OfferedLead } from './buyer-lead';
 import { type BuiltRequest, buildRequest, maskRequest } from './buyer-request';
 import { evaluateRules } from './buyer-response';
@@ -52,27 +52,27 @@ export type SaleOptions = {
 /** Seconds a run holds a lead beyond its current post's timeout: another run waits that long. */
 const LEASE_MARGIN_SECONDS = 30;
 
-const CLAIM_SQL = `
-  update lead_sale set claimed_until = now() + make_interval(secs => $2), updated_at = now()
-  where lead_id = $1 and status = 'pending' and (claimed_until is null or claimed_until < now())
-  returning lead_kind`;
-
-// The posts a crash interrupted: recorded as errors, their caps released.
-const INTERRUPTED_SQL = `
-  with i as (
+// Claims the lead's sale (pending, no run holding it), records the posts a crash interrupted as errors
+// with their caps released, and reads the buyers not yet offered the lead, in waterfall order: one round
+// trip. (A lead has at most one post in flight: its waterfall is sequential.)
+const START_SQL = `
+  with c as (
+    update lead_sale set claimed_until = now() + make_interval(secs => $2), updated_at = now()
+    where lead_id = $1 and status = 'pending' and (claimed_until is null or claimed_until < now())
+    returning lead_id
+  ), i as (
     update sale_attempt set outcome = 'error', reason = 'interrupted: the server stopped before the answer was recorded'
-    where lead_id = $1 and outcome = 'sending' and not test
+    where lead_id = $1 and outcome = 'sending' and not test and exists (select 1 from c)
     returning buyer_id, cap_keys, reserved
   ), r as (
     update buyer_cap_usage u set leads = u.leads - 1, amount = u.amount - i.reserved
     from i where u.buyer_id = i.buyer_id and u.period_key = any(i.cap_keys)
   )
-  select count(*)::int as n from i`;
-
-const BUYERS_SQL = `
-  select b.id, b.name, b.status, b.priority, b.price, b.config, b.consecutive_errors from buyer b
-  where not exists (select 1 from sale_attempt s where s.lead_id = $1 and s.buyer_id = b.id and not s.test)
-  order by b.priority, b.created_at, b.id`;
+  select exists (select 1 from c) as claimed,
+    coalesce((select json_agg(b order by b.priority, b.created_at, b.id) from (
+      select b.id, b.name, b.status, b.priority, b.price, b.config, b.consecutive_errors, b.created_at from buyer b
+      where not exists (select 1 from sale_attempt s where s.lead_id = $1 and s.buyer_id = b.id and not s.test)
+    ) b where exists (select 1 from c)), '[]'::json) as buyers`;
 
 /** Why the lead does not suit the buyer's filters, or undefined when it does. */
 export function filterMiss(filters: BuyerFilters | undefined, sale: LeadForSale): SkipReason | undefined {
@@ -208,11 +208,13 @@ const money = (n: number) => Math.round(n * 100) / 100;
  * pending or another run holds it.
  */
 export async function sellLead(pool: Pool, leadId: string, options: SaleOptions): Promise<void> {
-  const claimed = await pool.query(CLAIM_SQL, [leadId, LEASE_MARGIN_SECONDS + 60]);
-  if (!claimed.rowCount) return;
-  await pool.query(INTERRUPTED_SQL, [leadId]);
-  const now = options.clock();
-  const sale = await loadLeadForSale(pool, leadId, now);
+  const { rows: started } = await pool.query<{ claimed: boolean; buyers: BuyerRow[] }>({
+    name: 'sale_start',
+    text: START_SQL,
+    values: [leadId, LEASE_MARGIN_SECONDS],
+  });
+  if (!started[0]?.claimed) return;
+  const sale = await loadLeadForSale(pool, leadId, options.clock());
   if (!sale?.sellable) {
     await pool.query(
       `update lead_sale set status = 'not_for_sale', claimed_until = null, updated_at = now() where lead_id = $1`,
@@ -220,136 +222,101 @@ export async function sellLead(pool: Pool, leadId: string, options: SaleOptions)
     );
     return;
   }
-  const { rows: buyers } = await pool.query<BuyerRow>(BUYERS_SQL, [leadId]);
-  for (const buyer of buyers) {
+  // Skips are written with the next step's statement (or the last one's).
+  let skips: { buyer: string; reason: SkipReason }[] = [];
+  const flushSkips = () => {
+    const out = [skips.map((x) => x.buyer), skips.map((x) => x.reason)];
+    skips = [];
+    return out;
+  };
+  for (const buyer of started[0].buyers) {
     if (options.signal?.aborted) return;
     const at = options.clock();
     const skip = skipReason(buyer, sale, at);
     if (skip) {
-      await recordSkip(pool, buyer.id, sale, skip);
+      skips.push({ buyer: buyer.id, reason: skip });
       continue;
     }
-    const zone = buyerZone(buyer, options.timeZone);
-    const keys = capKeys(buyer.config.caps, at, zone);
+    const keys = capKeys(buyer.config.caps, at, buyerZone(buyer, options.timeZone));
+    const keyList = keys.map((k) => k.key);
     const price = Number(buyer.price);
     const timeoutMs =
       buyer.config.delivery.kind === 'http'
         ? (buyer.config.delivery.timeoutMs ?? DEFAULT_BUYER_TIMEOUT_MS)
         : 30_000;
     const attemptId = crypto.randomUUID();
-    // The caps and the `sending` attempt together: a crash leaves no reservation without its attempt.
-    const full = await inTransaction(pool, [], async (client) => {
-      const { rows } = await client.query<{ full: string | null }>(
-        'select buyer_reserve($1, $2::text[], $3::integer[], $4::numeric[], $5::numeric) as full',
-        [
-          buyer.id,
-          keys.map((k) => k.key),
-          keys.map((k) => k.cap.leads ?? null),
-          keys.map((k) => k.cap.amount ?? null),
-          price,
-        ],
-      );
-      const fullKey = rows[0]?.full ?? null;
-      if (fullKey) return keys.find((k) => k.key === fullKey)?.cap.period ?? 'day';
-      await client.query(
-        `insert into sale_attempt (id, buyer_id, lead_id, lead_kind, at, outcome, cap_keys, reserved)
-         values ($1, $2, $3, $4, $5, 'sending', $6, $7)`,
-        [attemptId, buyer.id, leadId, sale.kind, at, keys.map((k) => k.key), price],
-      );
-      await client.query(
-        'update lead_sale set claimed_until = now() + make_interval(secs => $2) where lead_id = $1',
-        [leadId, Math.ceil(timeoutMs / 1000) + LEASE_MARGIN_SECONDS],
-      );
-      return undefined;
+    const [skipBuyers, skipReasons] = flushSkips();
+    const { rows } = await pool.query<{ full: string | null }>({
+      name: 'sale_begin',
+      text: 'select sale_begin($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) as full',
+      values: [
+        leadId,
+        sale.kind,
+        skipBuyers,
+        skipReasons,
+        attemptId,
+        buyer.id,
+        at,
+        keyList,
+        keys.map((k) => k.cap.leads ?? null),
+        keys.map((k) => k.cap.amount ?? null),
+        price,
+        Math.ceil(timeoutMs / 1000) + LEASE_MARGIN_SECONDS,
+      ],
     });
-    if (full) {
-      await recordSkip(pool, buyer.id, sale, `cap_${full}` as SkipReason);
+    const fullKey = rows[0]?.full ?? null;
+    if (fullKey) {
+      const period = keys.find((k) => k.key === fullKey)?.cap.period ?? 'day';
+      skips.push({ buyer: buyer.id, reason: `cap_${period}` as SkipReason });
       continue;
     }
     const result = await postToBuyer(buyer, sale.lead, options);
+    // Cut short at a stop: the attempt stays `sending`, and the next run records it as interrupted.
     if (options.signal?.aborted && result.outcome !== 'accepted') return;
     const sold = result.outcome === 'accepted';
-    const soldPrice = sold ? money(result.price ?? price) : null;
-    const paused = await inTransaction(pool, [], async (client) => {
-      await client.query(
-        `update sale_attempt set outcome = $2, reason = $3, price = $4, reference = $5, latency_ms = $6,
-           request = $7, status = $8, response = $9
-         where id = $1`,
-        [
-          attemptId,
-          result.outcome,
-          result.reason,
-          soldPrice,
-          result.reference,
-          result.latencyMs,
-          result.request,
-          result.status,
-          result.response,
-        ],
-      );
-      // Released unless accepted; an accepted sale's amount counts its real price.
-      await client.query(
-        `update buyer_cap_usage set leads = leads - case when $3 then 0 else 1 end,
-           amount = amount - $4::numeric + coalesce($5::numeric, 0)
-         where buyer_id = $1 and period_key = any($2)`,
-        [buyer.id, keys.map((k) => k.key), sold, price, soldPrice],
-      );
-      if (sold) {
-        await client.query(
-          `update lead_sale set status = 'sold', buyer_id = $2, price = $3, sold_at = $4, claimed_until = null,
-             updated_at = now() where lead_id = $1`,
-          [leadId, buyer.id, soldPrice, options.clock()],
-        );
-      }
-      return buyerHealth(client, buyer, result.outcome);
+    const max = buyer.config.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS;
+    const pausedReason = `${max} errors or timeouts in a row`;
+    const { rows: finished } = await pool.query<{ paused: boolean }>({
+      name: 'sale_finish',
+      text: 'select sale_finish($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) as paused',
+      values: [
+        attemptId,
+        leadId,
+        buyer.id,
+        result.outcome,
+        result.reason,
+        sold ? money(result.price ?? price) : result.price,
+        result.reference,
+        result.latencyMs,
+        result.request,
+        result.status,
+        result.response,
+        keyList,
+        price,
+        options.clock(),
+        max,
+        pausedReason,
+      ],
     });
-    if (paused) {
-      await options.onBuyerPaused?.({ id: buyer.id, name: buyer.name, reason: paused });
+    if (finished[0]?.paused) {
+      await recordAudit(pool, {
+        actor: 'system',
+        action: 'buyers.paused',
+        detail: { id: buyer.id, name: buyer.name, reason: pausedReason },
+      });
+      await options.onBuyerPaused?.({ id: buyer.id, name: buyer.name, reason: pausedReason });
     }
     if (sold) return;
   }
-  await pool.query(
-    `update lead_sale set status = 'unsold', claimed_until = null, updated_at = now()
-     where lead_id = $1 and status = 'pending'`,
-    [leadId],
-  );
+  const [skipBuyers, skipReasons] = flushSkips();
+  await pool.query({
+    name: 'sale_unsold',
+    text: 'select sale_unsold($1, $2, $3, $4, $5)',
+    values: [leadId, sale.kind, skipBuyers, skipReasons, options.clock()],
+  });
 }
 
 function skipReason(buyer: BuyerRow, sale: LeadForSale, at: Date): SkipReason | undefined {
   if (buyer.status !== 'active') return 'paused';
   return filterMiss(buyer.config.filters, sale) ?? (isOpen(buyer.config.schedule, at) ? undefined : 'closed');
-}
-
-async function recordSkip(pool: Pool, buyerId: string, sale: LeadForSale, reason: SkipReason) {
-  await pool.query(
-    `insert into sale_attempt (id, buyer_id, lead_id, lead_kind, outcome, reason)
-     values (gen_random_uuid(), $1, $2, $3, 'skipped', $4) on conflict do nothing`,
-    [buyerId, sale.lead.leadId, sale.kind, reason],
-  );
-}
-
-/**
- * The buyer's error streak after an outcome: errors and timeouts in a row pause it at its
- * maxConsecutiveErrors (the reason is returned then); any answer the rules understood ends the streak.
- */
-async function buyerHealth(
-  client: Pick<Pool, 'query'>,
-  buyer: BuyerRow,
-  outcome: SaleOutcome,
-): Promise<string | undefined> {
-  const failed = outcome === 'error' || outcome === 'timeout';
-  const max = buyer.config.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS;
-  const reason = `${max} errors or timeouts in a row`;
-  const { rows } = await client.query<{ paused: boolean }>(
-    `update buyer set
-       consecutive_errors = case when $2 then consecutive_errors + 1 else 0 end,
-       idle_since = case when $4 then now() else idle_since end,
-       status = case when $2 and consecutive_errors + 1 >= $3 then 'paused' else status end,
-       paused_reason = case when $2 and consecutive_errors + 1 >= $3 and status = 'active' then $5 else paused_reason end,
-       updated_at = now()
-     where id = $1
-     returning $2 and consecutive_errors = $3 as paused`,
-    [buyer.id, failed, max, outcome === 'accepted', reason],
-  );
-  return rows[0]?.paused ? reason : undefined;
 }

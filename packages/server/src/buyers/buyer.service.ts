@@ -322,7 +322,7 @@ export async function listAttempts(
   if (!exists.rowCount) throw notFound();
   const { rows } = await pool.query<AttemptRow>(
     `${ATTEMPT_SELECT} where s.buyer_id = $1 and ($2::boolean is null or s.test = $2)
-     order by s.at desc, s.id limit $3`,
+     order by s.at desc, s.seq desc limit $3`,
     [input.id, input.test === undefined ? null : input.test === 'true', input.limit ?? 100],
   );
   return rows.map(attemptView);
@@ -417,7 +417,7 @@ export async function leadSale(pool: Pool, leadId: string): Promise<LeadSaleView
   const sale = rows[0];
   if (!sale && leads.length === 0) throw new AppError(ERROR_CODES.notFound, 'Lead not found');
   const { rows: attempts } = await pool.query<AttemptRow>(
-    `${ATTEMPT_SELECT} where s.lead_id = $1 and not s.test order by s.at, s.id`,
+    `${ATTEMPT_SELECT} where s.lead_id = $1 and not s.test order by s.seq`,
     [leadId],
   );
   // No sale row: the lead was never offered (held, rejected, no consent, or no buyer was active then).

@@ -87,7 +87,9 @@ export class Migration20261130100000_buyers extends Migration {
         status integer null,
         response text null,
         cap_keys text[] not null default '{}',
-        reserved numeric(12, 2) not null default 0
+        reserved numeric(12, 2) not null default 0,
+        -- The order attempts were written in (a lead's waterfall is sequential; at is the app's clock).
+        seq bigint generated always as identity
       )`);
     // A lead meets each buyer once (live): a crash between the post and its record cannot lead to a second.
     this.addSql(
@@ -198,6 +200,82 @@ export class Migration20261130100000_buyers extends Migration {
         where buyer_id = p_buyer and period_key = any(p_keys);
         return null;
       end $$`);
+
+    // One step of a lead's waterfall before a post, in one round trip: the skips recorded since the last
+    // step, then the caps reserved (buyer_reserve) with the `sending` attempt and the lead's lease renewed
+    // — all or none. Returns the full cap's key (then the buyer is recorded as skipped by the caller's
+    // next step), or null when the post may go.
+    this.addSql(`
+      create function sale_begin(p_lead uuid, p_kind text, p_skip_buyers uuid[], p_skip_reasons text[],
+        p_attempt uuid, p_buyer uuid, p_at timestamptz, p_keys text[], p_leads integer[], p_amounts numeric[],
+        p_price numeric, p_lease_seconds integer) returns text language plpgsql as $$
+      declare full_key text;
+      begin
+        insert into sale_attempt (id, buyer_id, lead_id, lead_kind, at, outcome, reason)
+        select gen_random_uuid(), b, p_lead, p_kind, p_at, 'skipped', r
+        from unnest(p_skip_buyers, p_skip_reasons) with ordinality as s(b, r, n) order by n
+        on conflict do nothing;
+        if p_buyer is null then return null; end if;
+        full_key := buyer_reserve(p_buyer, p_keys, p_leads, p_amounts, p_price);
+        if full_key is not null then return full_key; end if;
+        insert into sale_attempt (id, buyer_id, lead_id, lead_kind, at, outcome, cap_keys, reserved)
+        values (p_attempt, p_buyer, p_lead, p_kind, p_at, 'sending', p_keys, p_price);
+        update lead_sale set claimed_until = now() + make_interval(secs => p_lease_seconds) where lead_id = p_lead;
+        return null;
+      end $$`);
+
+    // The answer of one post, in one round trip: the attempt recorded; the caps released unless it was
+    // accepted (an accepted sale's amount counts its real price); the sale marked sold; the buyer's error
+    // streak (errors and timeouts in a row pause it at p_max_errors). Returns true when this outcome
+    // paused the buyer.
+    this.addSql(`
+      create function sale_finish(p_attempt uuid, p_lead uuid, p_buyer uuid, p_outcome text, p_reason text,
+        p_price numeric, p_reference text, p_latency integer, p_request jsonb, p_status integer,
+        p_response text, p_keys text[], p_reserved numeric, p_sold_at timestamptz, p_max_errors integer,
+        p_paused_reason text) returns boolean language plpgsql as $$
+      declare sold boolean := p_outcome = 'accepted';
+      declare failed boolean := p_outcome in ('error', 'timeout');
+      declare paused boolean := false;
+      begin
+        update sale_attempt set outcome = p_outcome, reason = p_reason, price = p_price, reference = p_reference,
+          latency_ms = p_latency, request = p_request, status = p_status, response = p_response
+        where id = p_attempt;
+        if cardinality(p_keys) > 0 then
+          update buyer_cap_usage set leads = leads - case when sold then 0 else 1 end,
+            amount = amount - p_reserved + case when sold then coalesce(p_price, 0) else 0 end
+          where buyer_id = p_buyer and period_key = any(p_keys);
+        end if;
+        if sold then
+          update lead_sale set status = 'sold', buyer_id = p_buyer, price = p_price, sold_at = p_sold_at,
+            claimed_until = null, updated_at = now()
+          where lead_id = p_lead;
+        end if;
+        -- Only when something changes: a refusal with no error streak writes nothing to the buyer's row.
+        if failed then
+          update buyer set consecutive_errors = consecutive_errors + 1,
+            status = case when consecutive_errors + 1 >= p_max_errors then 'paused' else status end,
+            paused_reason = case when consecutive_errors + 1 >= p_max_errors and status = 'active'
+              then p_paused_reason else paused_reason end,
+            updated_at = now()
+          where id = p_buyer
+          returning consecutive_errors = p_max_errors into paused;
+        elsif sold then
+          update buyer set consecutive_errors = 0, idle_since = now() where id = p_buyer;
+        else
+          update buyer set consecutive_errors = 0 where id = p_buyer and consecutive_errors <> 0;
+        end if;
+        return coalesce(paused, false);
+      end $$`);
+
+    // The end of a waterfall that sold nothing: the last skips, and the sale unsold.
+    this.addSql(`
+      create function sale_unsold(p_lead uuid, p_kind text, p_skip_buyers uuid[], p_skip_reasons text[],
+        p_at timestamptz) returns void language plpgsql as $$
+      begin
+        perform sale_begin(p_lead, p_kind, p_skip_buyers, p_skip_reasons, null, null, p_at, null, null, null, null, null);
+        update lead_sale set status = 'unsold', claimed_until = null, updated_at = now()
+        where lead_id = p_lead and status = 'pending';
+      end $$`);
   }
 
   override down(): void {
@@ -229,6 +307,13 @@ export class Migration20261130100000_buyers extends Migration {
         if p_wake then perform graphile_worker.add_job('webhook_fanout', '{}'::json); end if;
         return cardinality(p_ids);
       end $$`);
+    this.addSql('drop function if exists sale_unsold(uuid, text, uuid[], text[], timestamptz)');
+    this.addSql(
+      'drop function if exists sale_finish(uuid, uuid, uuid, text, text, numeric, text, integer, jsonb, integer, text, text[], numeric, timestamptz, integer, text)',
+    );
+    this.addSql(
+      'drop function if exists sale_begin(uuid, text, uuid[], text[], uuid, uuid, timestamptz, text[], integer[], numeric[], numeric, integer)',
+    );
     this.addSql('drop function if exists buyer_reserve(uuid, text[], integer[], numeric[], numeric)');
     this.addSql('drop function if exists sale_enqueue(text, uuid[])');
     for (const table of ['website_lead', 'api_lead']) {
