@@ -40,6 +40,9 @@ export function sendOnce(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      // One signal serves every attempt of the process: a listener left on it would pile up (and each
+      // addEventListener walks the list).
+      options.signal?.removeEventListener('abort', onAbort);
       resolve({ ...result, ms: ms() });
     };
     const headers: Record<string, string | number> = { ...request.headers };
@@ -80,14 +83,11 @@ export function sendOnce(
       finish({ error: `no answer within ${options.timeoutMs / 1000} s`, timedOut: true });
       req.destroy();
     }, options.timeoutMs);
-    options.signal?.addEventListener(
-      'abort',
-      () => {
-        finish({ error: 'cut short: the server was stopping' });
-        req.destroy();
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      finish({ error: 'cut short: the server was stopping' });
+      req.destroy();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (err: NodeJS.ErrnoException) => finish({ error: err.message || String(err.code) }));
     req.end(request.body ?? undefined);
   });
