@@ -45,6 +45,11 @@ export type SaleOptions = {
   clock: () => Date;
   mailer?: Mailer;
   signal?: AbortSignal;
+  /**
+   * Resolves when a post may start: while the process is busy serving, posts to buyers start at the pace
+   * webhook attempts do (ADR 062, "The write path's share"), each post counting as one attempt.
+   */
+  admit?: () => Promise<void> | undefined;
   /** A buyer was just paused for its errors: tell the admins. Must not throw. */
   onBuyerPaused?(buyer: { id: string; name: string; reason: string }): Promise<unknown> | undefined;
 };
@@ -270,6 +275,7 @@ export async function sellLead(pool: Pool, leadId: string, options: SaleOptions)
       skips.push({ buyer: buyer.id, reason: `cap_${period}` as SkipReason });
       continue;
     }
+    await options.admit?.();
     const result = await postToBuyer(buyer, sale.lead, options);
     // Cut short at a stop: the attempt stays `sending`, and the next run records it as interrupted.
     if (options.signal?.aborted && result.outcome !== 'accepted') return;

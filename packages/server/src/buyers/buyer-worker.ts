@@ -20,10 +20,10 @@ const REQUEUE_SQL = `
     limit 1000))`;
 
 /** The queue's tasks for selling, on the worker's pool; `signal` aborts posts in flight at a stop. */
-export function buyerTasks(options: Omit<SaleOptions, 'signal'>) {
-  return (pool: Pool, signal: AbortSignal) => ({
+export function buyerTasks(options: Omit<SaleOptions, 'signal' | 'admit'>) {
+  return (pool: Pool, signal: AbortSignal, admit: () => Promise<void> | undefined) => ({
     [SELL_TASK]: async (payload: unknown) => {
-      await sellLead(pool, (payload as { id: string }).id, { ...options, signal });
+      await sellLead(pool, (payload as { id: string }).id, { ...options, signal, admit });
     },
   });
 }

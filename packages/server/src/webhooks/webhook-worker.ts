@@ -207,7 +207,12 @@ export async function startWebhookWorker(options: {
   busy?: () => boolean;
   log?: LogFn;
   /** Other jobs the same queue runs (lead buyers' sales, ADR 069), and their part of the sweep. */
-  tasks?: (pool: pg.Pool, signal: AbortSignal) => Record<string, (payload: unknown) => Promise<void>>;
+  tasks?: (
+    pool: pg.Pool,
+    signal: AbortSignal,
+    /** Resolves when an outbound request may start (paced while the process is busy serving). */
+    admit: () => Promise<void> | undefined,
+  ) => Record<string, (payload: unknown) => Promise<void>>;
   sweeps?: ((pool: pg.Pool) => Promise<void>)[];
 }): Promise<WebhookWorker> {
   const busy = options.busy ?? (() => false);
@@ -281,16 +286,8 @@ export async function startWebhookWorker(options: {
         await runDeliveryAttempt(pool, (payload as { id: string }).id, delivery);
       },
       [FANOUT_TASK]: () => fanOut(),
-      // The other tasks' starts are paced too while the process is busy serving (a sale posts to buyers).
-      ...Object.fromEntries(
-        Object.entries(options.tasks?.(pool, stopping.signal) ?? {}).map(([name, task]) => [
-          name,
-          async (payload: unknown) => {
-            await pacer.admit();
-            await task(payload);
-          },
-        ]),
-      ),
+      // Other tasks (a sale's posts to buyers) take their starts from the same pacer.
+      ...options.tasks?.(pool, stopping.signal, () => pacer.admit()),
     },
   });
   const sweep = async () => {
