@@ -157,6 +157,7 @@ describe('attribution of a campaign visit', () => {
         held: 0,
         rejected: 0,
         topReasons: [],
+        revenue: 0,
       },
     ]);
     expect(s).toMatchObject({ totalVisitors: 1, totalVisits: 1, totalPageViews: 1, totalClicks: 2 });

@@ -540,5 +540,22 @@ describe('returns and revenue', () => {
       net: 20,
     });
     expect((await api('GET', `/api/admin/revenue?from=${today}&to=${from}`)).statusCode).toBe(400);
+    // The analytics sources table's revenue: the same sales, net of returns, on the source's row.
+    const bySource = (
+      await api('GET', `/api/admin/revenue?from=${from}&to=${today}&groupBy=source`)
+    ).json() as {
+      key: string;
+      net: number;
+    }[];
+    const analytics = (
+      await api('GET', `/api/admin/analytics?startDate=${from}&endDate=${today}`)
+    ).json() as {
+      sources: { channel: string; source: string; campaign: string; revenue: number }[];
+    };
+    const direct = analytics.sources.find(
+      (r) => r.channel === 'Direct' && r.source === 'direct' && r.campaign === '',
+    );
+    expect(direct?.revenue).toBe(bySource.find((r) => r.key === 'direct')?.net);
+    expect(direct?.revenue).toBeGreaterThanOrEqual(20);
   });
 });

@@ -48,6 +48,7 @@ const summary: AnalyticsSummary = {
       held: 1,
       rejected: 0,
       topReasons: [{ reason: 'EMAIL_TYPO', leads: 1 }],
+      revenue: 20.5,
     },
   ],
   leadsWithoutVisit: 2,
@@ -75,6 +76,7 @@ describe('analytics CSV (issue 26)', () => {
     expect(lines).toContain('funnel,Lead accepted,visits,1');
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",held,1');
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",topReasons,EMAIL_TYPO 1');
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",revenue,20.50');
     expect(lines).toContain('funnel,Leads without a tracked visit,leads,2');
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",conversionRate,50');
     expect(lines).toContain('deviceType,mobile,visits,2');

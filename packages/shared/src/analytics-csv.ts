@@ -54,6 +54,7 @@ export function analyticsCsv(summary: AnalyticsSummary, query: AnalyticsQueryInp
       ['source', name, 'held', s.held],
       ['source', name, 'rejected', s.rejected],
       ['source', name, 'topReasons', s.topReasons.map((r) => `${r.reason} ${r.leads}`).join('; ')],
+      ['source', name, 'revenue', s.revenue.toFixed(2)],
     );
   }
   for (const c of summary.topCountries) rows.push(['country', c.country, 'events', c.count]);

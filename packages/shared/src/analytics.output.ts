@@ -75,6 +75,7 @@ export const analyticsSummarySchema = z.object({
       topReasons: z
         .array(z.object({ reason: text('A lead-quality reason code'), leads: count() }))
         .describe('The reasons given most often to the source’s held and rejected leads (up to 3)'),
+      revenue: z.number().describe('What the source’s leads sold for to buyers, USD, net of returns'),
     }),
   ),
 });

@@ -92,6 +92,8 @@ export type SourceRow = {
   held: number;
   rejected: number;
   topReasons: { reason: string; leads: number }[];
+  /** Lead buyers (issue 34): what the source's leads sold for, USD, net of returns. */
+  revenue: number;
 };
 
 /** One line of a breakdown (device type, browser, operating system): visits. */

@@ -168,7 +168,7 @@ export async function getAnalyticsSummary(
   const today = dateAndTimeIn(now, timeZone).date;
   const periods = comparisonPeriods({ from: q.startDate, to: q.endDate }, today);
   const [report, current, previous] = await Promise.all([
-    getSourcesReport(pool, q),
+    getSourcesReport(pool, q, timeZone),
     getPeriodTotals(pool, q, periods.current),
     getPeriodTotals(pool, q, periods.previous),
   ]);

@@ -111,7 +111,7 @@ type VisitRow = Record<(typeof VISIT_COUNTS)[number], string>;
 const visitCounts = (row: VisitRow | undefined): VisitCounts =>
   Object.fromEntries(VISIT_COUNTS.map((c) => [c, Number(row?.[c] ?? 0)])) as VisitCounts;
 
-const NO_QUALITY = () => ({ accepted: 0, held: 0, rejected: 0, topReasons: [] });
+const NO_QUALITY = () => ({ accepted: 0, held: 0, rejected: 0, topReasons: [], revenue: 0 });
 
 const percent = (part: number, whole: number) =>
   whole === 0 ? null : Math.round((part / whole) * 1000) / 10;
@@ -160,14 +160,42 @@ export type SourcesReport = Pick<
   'totalVisitors' | 'totalVisits' | 'funnel' | 'sources' | 'leadsWithoutVisit'
 >;
 
-export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<SourcesReport> {
+/**
+ * Revenue by source (issue 34): the website leads of the range sold to buyers, at their price, net of
+ * returns, keyed as the lead rollups are (the day of the offer in the business time zone).
+ */
+function revenueSql(q: AnalyticsQuery, range: DayRange, timeZone: string, params: Params): string {
+  const clauses = [...attributionClauses(q, params), `lead_kind = 'website'`, `status = 'sold'`];
+  if (range.from || range.to) {
+    const day = `(created_at at time zone ${params.add(timeZone)})::date`;
+    // A day's offers lie within a day of its UTC date: the index narrows, the zone's date decides.
+    if (range.from) {
+      const from = params.add(range.from);
+      clauses.push(`created_at >= (${from}::date - 1)::timestamptz`, `${day} >= ${from}::date`);
+    }
+    if (range.to) {
+      const to = params.add(range.to);
+      clauses.push(`created_at < (${to}::date + 2)::timestamptz`, `${day} <= ${to}::date`);
+    }
+  }
+  return `select channel, source, campaign,
+      coalesce(sum(price) filter (where returned_at is null), 0)::text as revenue
+    from lead_sale ${where(clauses)} group by channel, source, campaign`;
+}
+
+export async function getSourcesReport(
+  pool: Pool,
+  q: AnalyticsQuery,
+  timeZone: string,
+): Promise<SourcesReport> {
   const range = { from: q.startDate, to: q.endDate };
   const visitParams = new Params();
   const leadParams = new Params();
   const qualityParams = new Params();
   const reasonParams = new Params();
+  const revenueParams = new Params();
   const sourceKeys = ['channel', 'source', 'campaign'];
-  const [visits, leads, visitors, quality, reasons] = await Promise.all([
+  const [visits, leads, visitors, quality, reasons, revenue] = await Promise.all([
     pool.query<VisitRow & { channel: Channel; source: string; campaign: string }>(
       rollupSql(VISITS, q, range, visitParams, ['channel', 'source', 'campaign']),
       visitParams.values,
@@ -194,6 +222,10 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
     pool.query<{ channel: Channel; source: string; campaign: string; reason: string; leads: string }>(
       rollupSql(REASONS, q, range, reasonParams, [...sourceKeys, 'reason']),
       reasonParams.values,
+    ),
+    pool.query<{ channel: Channel; source: string; campaign: string; revenue: string }>(
+      revenueSql(q, range, timeZone, revenueParams),
+      revenueParams.values,
     ),
   ]);
 
@@ -256,6 +288,10 @@ export async function getSourcesReport(pool: Pool, q: AnalyticsQuery): Promise<S
     row.accepted = Number(qr.accepted);
     row.held = Number(qr.held);
     row.rejected = Number(qr.rejected);
+  }
+  for (const r of revenue.rows) {
+    const row = rows.get(keyOf(r));
+    if (row) row.revenue = Number(r.revenue);
   }
   const byCount = [...reasons.rows].sort(
     (a, b) => Number(b.leads) - Number(a.leads) || a.reason.localeCompare(b.reason),

@@ -53,6 +53,9 @@ export class Migration20261130100000_buyers extends Migration {
         buyer_id uuid null references buyer (id) on delete set null,
         price numeric(12, 2) null,
         sold_at timestamptz null,
+        -- Where the lead came from, keyed as the lead source rollups are (the sources table's revenue).
+        country text null,
+        channel text null,
         source text null,
         campaign text null,
         returned_at timestamptz null,
@@ -64,6 +67,7 @@ export class Migration20261130100000_buyers extends Migration {
         updated_at timestamptz not null default now()
       )`);
     this.addSql('create index lead_sale_created_idx on lead_sale (created_at)');
+    this.addSql(`create index lead_sale_sold_idx on lead_sale (created_at) where status = 'sold'`);
     this.addSql(`create index lead_sale_pending_idx on lead_sale (created_at) where status = 'pending'`);
     this.addSql(
       'create index lead_sale_buyer_idx on lead_sale (buyer_id, sold_at) where buyer_id is not null',
@@ -123,13 +127,15 @@ export class Migration20261130100000_buyers extends Migration {
         if not exists (select 1 from buyer where status = 'active') then return 0; end if;
         with l as (
           select w.id, w.consent_given and not w.do_not_sell and w.opted_out_at is null as sellable,
+            coalesce(w.country, '') as country, coalesce(w.channel, 'Direct') as channel,
             coalesce(w.source, 'direct') as source, coalesce(w.campaign, '') as campaign
           from website_lead w where p_kind = 'website' and w.id = any(p_ids)
           union all
-          select a.id, a.opted_out_at is null, 'api', '' from api_lead a where p_kind = 'api' and a.id = any(p_ids)
+          select a.id, a.opted_out_at is null, '', 'API', 'api', '' from api_lead a where p_kind = 'api' and a.id = any(p_ids)
         ), s as (
-          insert into lead_sale (lead_id, lead_kind, status, source, campaign)
-          select id, p_kind, case when sellable then 'pending' else 'not_for_sale' end, source, campaign from l
+          insert into lead_sale (lead_id, lead_kind, status, country, channel, source, campaign)
+          select id, p_kind, case when sellable then 'pending' else 'not_for_sale' end, country, channel, source, campaign
+          from l
           on conflict (lead_id) do nothing
           returning lead_id, status
         )

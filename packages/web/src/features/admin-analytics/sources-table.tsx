@@ -18,7 +18,9 @@ const NUMERIC: readonly SortKey[] = [
   'accepted',
   'held',
   'rejected',
+  'revenue',
 ];
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const COLUMNS = Object.keys(T.columns) as SortKey[];
 
 function compare(a: SourceRow, b: SourceRow, key: SortKey): number {
@@ -72,7 +74,9 @@ export function SourcesTable({
                         ? T.conversionRateHint
                         : key === 'accepted' || key === 'held' || key === 'rejected'
                           ? T.qualityHint
-                          : undefined;
+                          : key === 'revenue'
+                            ? T.revenueHint
+                            : undefined;
                   return (
                     <Table.Th
                       key={key}
@@ -116,6 +120,7 @@ export function SourcesTable({
                   <Table.Td ta="right">{formatCount(row.accepted)}</Table.Td>
                   <Table.Td ta="right">{formatCount(row.held)}</Table.Td>
                   <Table.Td ta="right">{formatCount(row.rejected)}</Table.Td>
+                  <Table.Td ta="right">{usd.format(row.revenue)}</Table.Td>
                   <Table.Td fz="xs">
                     {row.topReasons.map((r, i) => (
                       <span
