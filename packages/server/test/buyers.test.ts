@@ -1,7 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reportIdleBuyers } from '../src/buyers/buyer-health';
+import { createApiKey } from '../src/partners/partner-key.service';
 import { visitorLeadBody } from './support/fixtures';
+import { partnerLeadBody, postPartnerLead } from './support/partner';
 import type { Received, Receiver } from './support/webhook-receiver';
 import { startWebhookTestbed, type WebhookTestbed } from './support/webhooks';
 
@@ -374,6 +376,39 @@ describe('selling a lead', () => {
     expect((await settledSale(heldId)).status).toBe('sold');
   });
 
+  it('sells a partner API lead too, to a buyer that takes API leads, with its city', async () => {
+    await pauseAll();
+    const [websiteOnly, any] = [nextPath('px'), nextPath('px')];
+    answer(websiteOnly, [{ body: '{"Success":true}' }]);
+    answer(any, [{ body: '{"Success":true,"Payout":3}' }]);
+    await createBuyer(pxBuyer(websiteOnly, { priority: 1, filters: { leadTypes: ['website'] } }));
+    const b = await createBuyer(
+      pxBuyer(any, {
+        priority: 2,
+        fields: [
+          { to: 'City', from: 'city' },
+          { to: 'Type', from: 'leadType' },
+        ],
+      }),
+    );
+    const key = (await createApiKey(bed.t.app.db.orm.em.fork(), 'Buyers Partner')).secret;
+    const res = await postPartnerLead(
+      bed.t.app,
+      key,
+      partnerLeadBody({
+        trustedFormUrl: 'https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567',
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const sale = await settledSale((res.json() as { id: string }).id);
+    expect(sale).toMatchObject({ status: 'sold', buyerId: b.id, price: 3 });
+    expect(live(sale).map((a) => [a.outcome, a.reason])).toEqual([
+      ['skipped', 'filter_lead_type'],
+      ['accepted', null],
+    ]);
+    expect(JSON.parse(rx.at(any)[0]?.body ?? '{}')).toEqual({ City: 'Austin', Type: 'api' });
+  });
+
   it('sells exactly a day cap of 10 out of 50 leads at once; the rest go to the next buyer', async () => {
     await pauseAll();
     const [capped, next] = [nextPath('px'), nextPath('px')];
@@ -430,6 +465,23 @@ describe('selling a lead', () => {
     const sale = await settledSale(await submitLead());
     expect(sale).toMatchObject({ status: 'sold', buyerId: g.id });
     expect(live(sale)[0]).toMatchObject({ outcome: 'timeout' });
+  });
+});
+
+describe('erasing a lead', () => {
+  it('drops the requests and answers that carried its data, and keeps the sale for revenue', async () => {
+    await pauseAll();
+    const path = nextPath('px');
+    answer(path, [{ body: '{"Success":true,"Payout":7}' }]);
+    await createBuyer(pxBuyer(path));
+    const leadId = await submitLead({ firstName: 'Erasable' });
+    const sold = await settledSale(leadId);
+    expect(JSON.stringify(sold.attempts)).toContain('Erasable');
+    expect((await api('DELETE', `/api/admin/leads/${leadId}`)).statusCode).toBe(200);
+    const after = (await api('GET', `/api/admin/leads/${leadId}/sale`)).json() as Sale;
+    expect(after).toMatchObject({ status: 'sold', price: 7 });
+    expect(JSON.stringify(after)).not.toContain('Erasable');
+    expect(live(after).every((a) => a.request === null)).toBe(true);
   });
 });
 
