@@ -44,7 +44,9 @@ export type AuditAction =
   | 'buyers.delete'
   | 'buyers.test'
   | 'buyers.paused'
-  | 'leads.return';
+  | 'leads.return'
+  | 'ad_costs.import'
+  | 'ad_costs.delete';
 
 export async function recordAudit(
   pool: Pool,

@@ -16,6 +16,8 @@ export type RegisteredRoute = {
   inputs?: $ZodType[];
   /** That procedure's output schema, when it declares one. */
   output?: $ZodType;
+  /** The procedure's input is the query string whatever the method (RestMeta.inQuery). */
+  inQuery?: true;
 };
 
 const TAGS: { name: Tag; description: string }[] = [
@@ -130,7 +132,8 @@ function buildOperation(
       responses: { default: { description: 'See the server' } },
     };
   }
-  const query = (route.method === 'GET' ? split.rest : undefined) ?? (doc.query as ObjectSchema | undefined);
+  const inQuery = route.method === 'GET' || route.inQuery === true;
+  const query = (inQuery ? split.rest : undefined) ?? (doc.query as ObjectSchema | undefined);
   const queryParams = Object.entries(query?.properties ?? {}).map(([name, schema]) => ({
     name,
     in: 'query',
@@ -138,7 +141,7 @@ function buildOperation(
     schema,
     ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
   }));
-  const body = bodyOf(route, doc, split.rest, components);
+  const body = bodyOf(route, doc, inQuery ? undefined : split.rest, components);
   const headerParams = (doc.headers ?? []).map((h) => ({
     name: h.name,
     in: 'header',

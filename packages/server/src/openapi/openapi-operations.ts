@@ -13,6 +13,7 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { aliveSchema, notAliveSchema, notReadySchema, readySchema } from '@uf/shared/health.output';
 import { EMAIL_PATTERN, PHONE_PATTERN, ZIP_PATTERN } from '@uf/shared/lead.schema';
 import type { $ZodType } from 'zod/v4/core';
+import { AD_COST_OPERATION_DOCS } from '../trpc/ad-costs.router';
 import { BUYER_OPERATION_DOCS } from '../trpc/buyers.router';
 import { QUALITY_OPERATION_DOCS } from '../trpc/quality.router';
 import { inputSchema, int, type JsonSchema, object, ref, str } from './json-schema';
@@ -867,4 +868,5 @@ export const operations: Record<string, OperationDoc> = {
   },
   ...QUALITY_OPERATION_DOCS,
   ...BUYER_OPERATION_DOCS,
+  ...AD_COST_OPERATION_DOCS,
 };

@@ -20,12 +20,12 @@ export const openApiPlugin = fp(
     app.decorate('registeredRoutes', routes);
     app.addHook('onRoute', (route) => {
       // A procedure's REST route names its procedure, access and schemas in its config (rest-adapter.ts).
-      const { procedure, access, inputs, output } = (route.config ?? {}) as Omit<
+      const { procedure, access, inputs, output, inQuery } = (route.config ?? {}) as Omit<
         RegisteredRoute,
         'method' | 'url'
       >;
       for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-        routes.push({ method, url: route.url, procedure, access, inputs, output });
+        routes.push({ method, url: route.url, procedure, access, inputs, output, inQuery });
       }
     });
     // Built on first use: by then every route is registered.

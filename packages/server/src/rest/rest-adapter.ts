@@ -14,6 +14,8 @@ declare module 'fastify' {
     /** The procedure's input and output schemas (read by the OpenAPI plugin). */
     inputs?: RestRoute['inputs'];
     output?: RestRoute['output'];
+    /** The input is the query string whatever the method (read by the OpenAPI plugin). */
+    inQuery?: true;
   }
 }
 
@@ -34,6 +36,7 @@ export function registerRestRoutes(
         access: route.access,
         inputs: route.inputs,
         output: route.output,
+        ...(route.inQuery ? { inQuery: route.inQuery } : {}),
       },
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       // Problem routes answer problem+json for errors Fastify raises before the handler too.
@@ -49,7 +52,11 @@ export function registerRestRoutes(
         : {}),
       handler: async (req, reply) => {
         try {
-          const result = await invoke(route.procedure, makeContext({ req, res: reply }), restInput(req));
+          const result = await invoke(
+            route.procedure,
+            makeContext({ req, res: reply }),
+            restInput(req, route.inQuery),
+          );
           return reply.code(route.status ?? 200).send(result);
         } catch (err) {
           if (route.problem) return replyWithProblem(req, reply, err);

@@ -31,12 +31,13 @@ export function restRoutesOf(router: AppRouter): RestRoute[] {
 
 /**
  * The procedure's input from a REST request, one rule for every route: a GET's query string, any other
- * method's JSON body (an object; `{}` when there is none), and the path's parameters over either —
- * `PATCH /api/leads/:id/beneficiary` with `{beneficiary}` is `{beneficiary, id}`.
+ * method's JSON body (an object; `{}` when there is none) unless its route takes the query string
+ * (`inQuery`), and the path's parameters over either — `PATCH /api/leads/:id/beneficiary` with
+ * `{beneficiary}` is `{beneficiary, id}`.
  */
-export function restInput(req: FastifyRequest): unknown {
+export function restInput(req: FastifyRequest, inQuery = false): unknown {
   const params = req.params as Record<string, string>;
-  const base = req.method === 'GET' ? req.query : (req.body ?? {});
+  const base = req.method === 'GET' || inQuery ? req.query : (req.body ?? {});
   if (Object.keys(params).length === 0) return base;
   return { ...(base && typeof base === 'object' && !Array.isArray(base) ? base : {}), ...params };
 }

@@ -34,6 +34,7 @@ import {
   listLeads,
   websiteLeadStats,
 } from '../leads/admin-leads.service';
+import { createAdCostsRouter } from './ad-costs.router';
 import { createBuyersRouter } from './buyers.router';
 import type { Context } from './context';
 import { createQualityRouter, verdictProcedures } from './quality.router';
@@ -177,5 +178,6 @@ export function createAdminRouter() {
       .query(({ ctx, input }) => listAudit(ctx.services.db.pool, input)),
     webhooks: createWebhooksRouter(),
     buyers: createBuyersRouter(),
+    adCosts: createAdCostsRouter(),
   });
 }

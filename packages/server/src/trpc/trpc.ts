@@ -20,6 +20,11 @@ export type RestMeta = {
   bodyLimit?: number;
   /** Errors as RFC 9457 application/problem+json (the partner API) instead of {error, message}. */
   problem?: true;
+  /**
+   * The input is the query string whatever the method: a DELETE whose filters are its URL (issue 35: ad
+   * costs by source and dates), since many HTTP clients and proxies send or keep no body with a DELETE.
+   */
+  inQuery?: true;
 };
 
 /**
