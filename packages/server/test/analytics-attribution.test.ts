@@ -158,6 +158,13 @@ describe('attribution of a campaign visit', () => {
         rejected: 0,
         topReasons: [],
         revenue: 0,
+        // Issue 35: nothing sold, no cost imported — no ROI and no cost per lead, not 0.
+        sold: 0,
+        cost: 0,
+        profit: 0,
+        roi: null,
+        earningsPerVisit: 0,
+        costPerAcceptedLead: null,
       },
     ]);
     expect(s).toMatchObject({ totalVisitors: 1, totalVisits: 1, totalPageViews: 1, totalClicks: 2 });

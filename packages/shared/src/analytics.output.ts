@@ -22,6 +22,22 @@ const periodTotals = z.object({
 const breakdown = (description: string) =>
   z.array(z.object({ name: text(), count: count() })).describe(description);
 
+/** Money per source (issue 35): a figure without meaning is null, never 0 or ∞. */
+const money = {
+  sold: count('Leads sold to buyers and not returned'),
+  cost: z
+    .number()
+    .nullable()
+    .describe('Ad cost imported for the source and campaign, USD (0 when none); null under a country filter'),
+  profit: z.number().nullable().describe('revenue − cost, USD; null when cost is'),
+  roi: z.number().nullable().describe('profit ÷ cost, percent with one decimal; null without cost'),
+  earningsPerVisit: z.number().nullable().describe('revenue ÷ visits, USD; null without visits'),
+  costPerAcceptedLead: z
+    .number()
+    .nullable()
+    .describe('cost ÷ accepted leads, USD; null without cost or accepted leads'),
+};
+
 /** GET /api/admin/analytics. */
 export const analyticsSummarySchema = z.object({
   totalPageViews: count(),
@@ -52,6 +68,9 @@ export const analyticsSummarySchema = z.object({
   deviceTypes: breakdown('Visits by device type: desktop, mobile, tablet, other, unknown (top 10)'),
   browsers: breakdown('Visits by browser (top 10)'),
   operatingSystems: breakdown('Visits by operating system (top 10)'),
+  moneyTotals: z
+    .object({ revenue: z.number().describe('USD, net of returns'), ...money })
+    .describe('The money columns over every source of the filter (issue 35)'),
   sources: z.array(
     z.object({
       channel: z.enum(CHANNELS),
@@ -76,6 +95,7 @@ export const analyticsSummarySchema = z.object({
         .array(z.object({ reason: text('A lead-quality reason code'), leads: count() }))
         .describe('The reasons given most often to the source’s held and rejected leads (up to 3)'),
       revenue: z.number().describe('What the source’s leads sold for to buyers, USD, net of returns'),
+      ...money,
     }),
   ),
 });

@@ -94,6 +94,25 @@ export type SourceRow = {
   topReasons: { reason: string; leads: number }[];
   /** Lead buyers (issue 34): what the source's leads sold for, USD, net of returns. */
   revenue: number;
+} & MoneyColumns;
+
+/**
+ * Money per source (issue 35), for the filter's dates. A figure without meaning is null (blank on
+ * screen), never 0 or ∞.
+ */
+export type MoneyColumns = {
+  /** Leads sold to buyers and not returned (revenue is theirs). */
+  sold: number;
+  /** Ad cost imported for the source and campaign, USD; 0 when none was; null under a country filter (ad cost has no country). */
+  cost: number | null;
+  /** revenue − cost, USD; null when cost is. */
+  profit: number | null;
+  /** profit ÷ cost, percent; null without cost. */
+  roi: number | null;
+  /** revenue ÷ visits, USD; null without visits. */
+  earningsPerVisit: number | null;
+  /** cost ÷ accepted leads, USD; null without cost or accepted leads. */
+  costPerAcceptedLead: number | null;
 };
 
 /** One line of a breakdown (device type, browser, operating system): visits. */
@@ -123,6 +142,8 @@ export type AnalyticsSummary = {
   };
   funnel: { step: FunnelStep; count: number }[];
   sources: SourceRow[];
+  /** Issue 35: the money columns over every source of the filter (not only the rows listed). */
+  moneyTotals: { revenue: number } & MoneyColumns;
   // Additions of issue 26.
   /** Leads of the range whose browser session had no tracked visit: shown apart from the funnel. */
   leadsWithoutVisit: number;

@@ -1,8 +1,10 @@
+import { costChannel, costKey } from '@uf/shared/ad-costs';
 import type { AnalyticsSummary, FunnelStep, PeriodTotals, SourceRow } from '@uf/shared/analytics.schema';
 import { CLICK_EVENT_TYPES } from '@uf/shared/analytics.schema';
 import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { Channel } from '@uf/shared/channel';
 import type { Pool } from 'pg';
+import { moneyFigures } from '../costs/money-figures';
 import { addDays, type DayRange, splitRange } from './analytics-periods';
 
 // Visits, visitors, the funnel and the sources table (issue 15, ADR 055). Visit figures come from the
@@ -112,6 +114,33 @@ const visitCounts = (row: VisitRow | undefined): VisitCounts =>
   Object.fromEntries(VISIT_COUNTS.map((c) => [c, Number(row?.[c] ?? 0)])) as VisitCounts;
 
 const NO_QUALITY = () => ({ accepted: 0, held: 0, rejected: 0, topReasons: [], revenue: 0 });
+/** The money columns before the figures are worked out (issue 35). */
+const NO_MONEY = () => ({
+  sold: 0,
+  cost: null,
+  profit: null,
+  roi: null,
+  earningsPerVisit: null,
+  costPerAcceptedLead: null,
+});
+
+/** A row of the sources table with nothing counted yet. */
+const emptyRow = (channel: Channel, source: string, campaign: string): SourceRow => ({
+  channel,
+  source,
+  campaign,
+  visitors: 0,
+  visits: 0,
+  surveyStarts: 0,
+  leads: 0,
+  leadVisits: 0,
+  leadsWithoutVisit: 0,
+  consentingLeads: 0,
+  consentRate: null,
+  conversionRate: null,
+  ...NO_QUALITY(),
+  ...NO_MONEY(),
+});
 
 const percent = (part: number, whole: number) =>
   whole === 0 ? null : Math.round((part / whole) * 1000) / 10;
@@ -157,7 +186,7 @@ export async function countVisitors(pool: Pool, q: AnalyticsQuery, range: DayRan
 
 export type SourcesReport = Pick<
   AnalyticsSummary,
-  'totalVisitors' | 'totalVisits' | 'funnel' | 'sources' | 'leadsWithoutVisit'
+  'totalVisitors' | 'totalVisits' | 'funnel' | 'sources' | 'leadsWithoutVisit' | 'moneyTotals'
 >;
 
 /**
@@ -178,9 +207,26 @@ function revenueSql(q: AnalyticsQuery, range: DayRange, timeZone: string, params
       clauses.push(`created_at < (${to}::date + 2)::timestamptz`, `${day} <= ${to}::date`);
     }
   }
+  // Whole cents (issue 35): price is numeric, so the product is exact and no float ever adds money up.
   return `select channel, source, campaign,
-      coalesce(sum(price) filter (where returned_at is null), 0)::text as revenue
+      count(*) filter (where returned_at is null)::text as sold,
+      (coalesce(sum(price) filter (where returned_at is null), 0) * 100)::bigint::text as revenue_cents
     from lead_sale ${where(clauses)} group by channel, source, campaign`;
+}
+
+/**
+ * Ad cost by source and campaign (issue 35), one grouped query over the filter's days. Ad cost has no
+ * channel and no country: a source or campaign filter narrows it (compared as costs meet traffic,
+ * without regard to case); a channel filter is applied to the rows it lands on.
+ */
+function costSql(q: AnalyticsQuery, range: DayRange, params: Params): string {
+  const clauses: string[] = [];
+  if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
+  if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
+  if (q.source) clauses.push(`source = lower(btrim(${params.add(q.source)}))`);
+  if (q.campaign !== undefined) clauses.push(`lower(campaign) = lower(btrim(${params.add(q.campaign)}))`);
+  return `select source, min(campaign) as campaign, sum(cost_cents)::text as cost_cents
+    from ad_cost ${where(clauses)} group by source, lower(campaign)`;
 }
 
 export async function getSourcesReport(
@@ -194,8 +240,11 @@ export async function getSourcesReport(
   const qualityParams = new Params();
   const reasonParams = new Params();
   const revenueParams = new Params();
+  const costParams = new Params();
   const sourceKeys = ['channel', 'source', 'campaign'];
-  const [visits, leads, visitors, quality, reasons, revenue] = await Promise.all([
+  // Under a country filter the cost is unknown (an ad platform's daily cost has no country), not 0.
+  const costsKnown = !q.country;
+  const [visits, leads, visitors, quality, reasons, revenue, costs] = await Promise.all([
     pool.query<VisitRow & { channel: Channel; source: string; campaign: string }>(
       rollupSql(VISITS, q, range, visitParams, ['channel', 'source', 'campaign']),
       visitParams.values,
@@ -223,10 +272,16 @@ export async function getSourcesReport(
       rollupSql(REASONS, q, range, reasonParams, [...sourceKeys, 'reason']),
       reasonParams.values,
     ),
-    pool.query<{ channel: Channel; source: string; campaign: string; revenue: string }>(
+    pool.query<{ channel: Channel; source: string; campaign: string; sold: string; revenue_cents: string }>(
       revenueSql(q, range, timeZone, revenueParams),
       revenueParams.values,
     ),
+    costsKnown
+      ? pool.query<{ source: string; campaign: string; cost_cents: string }>(
+          costSql(q, range, costParams),
+          costParams.values,
+        )
+      : { rows: [] },
   ]);
 
   const rows = new Map<string, SourceRow>();
@@ -235,19 +290,11 @@ export async function getSourcesReport(
     const counts = visitCounts(v);
     for (const c of VISIT_COUNTS) total[c] += counts[c];
     rows.set(keyOf(v), {
-      channel: v.channel,
-      source: v.source,
-      campaign: v.campaign,
+      ...emptyRow(v.channel, v.source, v.campaign),
       visitors: counts.visitors,
       visits: counts.visits,
       surveyStarts: counts.survey_starts,
-      leads: 0,
       leadVisits: counts.lead_visits,
-      leadsWithoutVisit: 0,
-      consentingLeads: 0,
-      consentRate: null,
-      conversionRate: null,
-      ...NO_QUALITY(),
     });
   }
   let leadsWithoutVisit = 0;
@@ -258,21 +305,7 @@ export async function getSourcesReport(
     let row = rows.get(key);
     if (!row) {
       // Leads of a source without counted visits (their sessions were not tracked, or have expired).
-      row = {
-        channel: l.channel,
-        source: l.source,
-        campaign: l.campaign,
-        visitors: 0,
-        visits: 0,
-        surveyStarts: 0,
-        leads: 0,
-        leadVisits: 0,
-        leadsWithoutVisit: 0,
-        consentingLeads: 0,
-        consentRate: null,
-        conversionRate: null,
-        ...NO_QUALITY(),
-      };
+      row = emptyRow(l.channel, l.source, l.campaign);
       rows.set(key, row);
     }
     row.leads = Number(l.leads);
@@ -289,9 +322,51 @@ export async function getSourcesReport(
     row.held = Number(qr.held);
     row.rejected = Number(qr.rejected);
   }
+  // Money (issue 35), kept in cents until each row's figures are worked out.
+  const revenueCents = new Map<SourceRow, number>();
   for (const r of revenue.rows) {
     const row = rows.get(keyOf(r));
-    if (row) row.revenue = Number(r.revenue);
+    if (!row) continue;
+    row.sold = Number(r.sold);
+    revenueCents.set(row, Number(r.revenue_cents));
+  }
+  // A campaign's cost lands on the row of its source and campaign (case aside); when traffic has it
+  // under two channels, on the one with the most visits. A cost that meets no traffic is a row of its own
+  // under its source's paid channel: a campaign bought but never tagged, which the operator must see.
+  const byCostKey = new Map<string, SourceRow>();
+  for (const row of rows.values()) {
+    const key = costKey(row.source, row.campaign);
+    const seen = byCostKey.get(key);
+    if (!seen || row.visits > seen.visits || (row.visits === seen.visits && row.leads > seen.leads)) {
+      byCostKey.set(key, row);
+    }
+  }
+  const costCents = new Map<SourceRow, number>();
+  const costOnly: SourceRow[] = [];
+  for (const c of costs.rows) {
+    let row = byCostKey.get(costKey(c.source, c.campaign));
+    if (!row) {
+      const channel = costChannel(c.source);
+      if (q.channel && q.channel !== channel) continue;
+      row = emptyRow(channel, c.source, c.campaign);
+      byCostKey.set(costKey(c.source, c.campaign), row);
+      costOnly.push(row);
+    }
+    costCents.set(row, (costCents.get(row) ?? 0) + Number(c.cost_cents));
+  }
+  const money = { sold: 0, revenueCents: 0, costCents: 0, accepted: 0 };
+  for (const row of [...rows.values(), ...costOnly]) {
+    const rev = revenueCents.get(row) ?? 0;
+    const cost = costsKnown ? (costCents.get(row) ?? 0) : null;
+    row.revenue = rev / 100;
+    Object.assign(
+      row,
+      moneyFigures({ revenueCents: rev, costCents: cost, visits: row.visits, accepted: row.accepted }),
+    );
+    money.sold += row.sold;
+    money.revenueCents += rev;
+    money.costCents += cost ?? 0;
+    money.accepted += row.accepted;
   }
   const byCount = [...reasons.rows].sort(
     (a, b) => Number(b.leads) - Number(a.leads) || a.reason.localeCompare(b.reason),
@@ -314,7 +389,9 @@ export async function getSourcesReport(
         b.leads - a.leads ||
         keyOf(a).localeCompare(keyOf(b)),
     )
-    .slice(0, SOURCES_LIMIT);
+    .slice(0, SOURCES_LIMIT)
+    // Campaigns with cost and no traffic are always listed, below the traffic (issue 35).
+    .concat(costOnly.slice(0, SOURCES_LIMIT));
 
   // Every step counts visits of the range, each up to the deepest step it reached (issue 26).
   const funnel: Record<FunnelStep, number> = {
@@ -333,6 +410,16 @@ export async function getSourcesReport(
     funnel: Object.entries(funnel).map(([step, count]) => ({ step: step as FunnelStep, count })),
     sources,
     leadsWithoutVisit,
+    moneyTotals: {
+      sold: money.sold,
+      revenue: money.revenueCents / 100,
+      ...moneyFigures({
+        revenueCents: money.revenueCents,
+        costCents: costsKnown ? money.costCents : null,
+        visits: total.visits,
+        accepted: money.accepted,
+      }),
+    },
   };
 }
 

@@ -1,0 +1,33 @@
+// The money columns of the sources table (issue 35), from whole cents: what performance marketers read
+// side by side per campaign (Voluum, RedTrack, Binom). A figure that has no meaning is null — shown
+// blank — never 0 or ∞: no cost has no ROI and no cost per lead, no visit no earnings per visit.
+
+export type MoneyFigures = {
+  /** USD: null when the cost cannot be known for the filter (a country: ad cost has none). */
+  cost: number | null;
+  /** revenue − cost, USD; null when the cost is. */
+  profit: number | null;
+  /** profit ÷ cost, percent with one decimal; null without cost. */
+  roi: number | null;
+  /** revenue ÷ visits, USD to the hundredth of a cent (a visit earns cents); null without visits. */
+  earningsPerVisit: number | null;
+  /** cost ÷ accepted leads, USD; null without cost or without accepted leads. */
+  costPerAcceptedLead: number | null;
+};
+
+export function moneyFigures(f: {
+  revenueCents: number;
+  costCents: number | null;
+  visits: number;
+  accepted: number;
+}): MoneyFigures {
+  const { revenueCents, costCents, visits, accepted } = f;
+  const paid = costCents !== null && costCents > 0;
+  return {
+    cost: costCents === null ? null : costCents / 100,
+    profit: costCents === null ? null : (revenueCents - costCents) / 100,
+    roi: paid ? Math.round(((revenueCents - costCents) * 1000) / costCents) / 10 : null,
+    earningsPerVisit: visits > 0 ? Math.round((revenueCents * 100) / visits) / 10000 : null,
+    costPerAcceptedLead: paid && accepted > 0 ? Math.round(costCents / accepted) / 100 : null,
+  };
+}
