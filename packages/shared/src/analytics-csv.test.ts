@@ -49,8 +49,23 @@ const summary: AnalyticsSummary = {
       rejected: 0,
       topReasons: [{ reason: 'EMAIL_TYPO', leads: 1 }],
       revenue: 20.5,
+      sold: 2,
+      cost: 30,
+      profit: -9.5,
+      roi: -31.7,
+      earningsPerVisit: 10.25,
+      costPerAcceptedLead: 15,
     },
   ],
+  moneyTotals: {
+    sold: 2,
+    revenue: 20.5,
+    cost: null,
+    profit: null,
+    roi: null,
+    earningsPerVisit: 10.25,
+    costPerAcceptedLead: null,
+  },
   leadsWithoutVisit: 2,
   deviceTypes: [{ name: 'mobile', count: 2 }],
   browsers: [{ name: 'Safari', count: 2 }],
@@ -78,6 +93,11 @@ describe('analytics CSV (issue 26)', () => {
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",topReasons,EMAIL_TYPO 1');
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",revenue,20.50');
     expect(lines).toContain('funnel,Leads without a tracked visit,leads,2');
+    // Issue 35: a loss stays a number (not defused as a formula); an undefined figure is an empty cell.
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",profit,-9.5');
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",roi,-31.7');
+    expect(lines).toContain('money,All sources,cost,');
+    expect(lines).toContain('money,All sources,earningsPerVisit,10.25');
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",conversionRate,50');
     expect(lines).toContain('deviceType,mobile,visits,2');
     expect(lines).toContain('browser,Safari,visits,2');

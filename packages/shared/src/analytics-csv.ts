@@ -14,6 +14,11 @@ export function csvField(value: string | number): string {
 }
 
 type Row = [section: string, name: string, metric: string, value: string | number];
+/**
+ * A money figure (issue 35) as a number — a loss's "-15.50" as text would be defused like a formula —
+ * and an undefined one as an empty cell, never 0.
+ */
+const money = (v: number | null) => v ?? '';
 
 export function analyticsCsv(summary: AnalyticsSummary, query: AnalyticsQueryInput, zone: string): string {
   const rows: Row[] = [];
@@ -55,8 +60,24 @@ export function analyticsCsv(summary: AnalyticsSummary, query: AnalyticsQueryInp
       ['source', name, 'rejected', s.rejected],
       ['source', name, 'topReasons', s.topReasons.map((r) => `${r.reason} ${r.leads}`).join('; ')],
       ['source', name, 'revenue', s.revenue.toFixed(2)],
+      ['source', name, 'sold', s.sold],
+      ['source', name, 'cost', money(s.cost)],
+      ['source', name, 'profit', money(s.profit)],
+      ['source', name, 'roi', money(s.roi)],
+      ['source', name, 'earningsPerVisit', money(s.earningsPerVisit)],
+      ['source', name, 'costPerAcceptedLead', money(s.costPerAcceptedLead)],
     );
   }
+  const m = summary.moneyTotals;
+  rows.push(
+    ['money', 'All sources', 'sold', m.sold],
+    ['money', 'All sources', 'revenue', m.revenue.toFixed(2)],
+    ['money', 'All sources', 'cost', money(m.cost)],
+    ['money', 'All sources', 'profit', money(m.profit)],
+    ['money', 'All sources', 'roi', money(m.roi)],
+    ['money', 'All sources', 'earningsPerVisit', money(m.earningsPerVisit)],
+    ['money', 'All sources', 'costPerAcceptedLead', money(m.costPerAcceptedLead)],
+  );
   for (const c of summary.topCountries) rows.push(['country', c.country, 'events', c.count]);
   for (const r of summary.topReferrers) rows.push(['referrer', r.referrer, 'visits', r.count]);
   for (const d of summary.deviceTypes) rows.push(['deviceType', d.name, 'visits', d.count]);

@@ -276,6 +276,7 @@ export function AnalyticsPage() {
         <Funnel steps={data.funnel} leadsWithoutVisit={data.leadsWithoutVisit} />
         <SourcesTable
           rows={data.sources}
+          totals={data.moneyTotals}
           onPick={(row) =>
             changeFilters({
               ...filters,

@@ -19,8 +19,24 @@ const NUMERIC: readonly SortKey[] = [
   'held',
   'rejected',
   'revenue',
+  'sold',
+  'cost',
+  'profit',
+  'roi',
+  'earningsPerVisit',
+  'costPerAcceptedLead',
 ];
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+// A visit earns fractions of a cent: earnings per visit shows four decimals.
+const usdFine = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 4,
+});
+/** An undefined money figure (issue 35) is blank, never $0.00. */
+const money = (v: number | null, format = usd) => (v === null ? '' : format.format(v));
+const MONEY_HINTS: Partial<Record<SortKey, string>> = T.moneyHints;
 const COLUMNS = Object.keys(T.columns) as SortKey[];
 
 function compare(a: SourceRow, b: SourceRow, key: SortKey): number {
@@ -34,9 +50,12 @@ function compare(a: SourceRow, b: SourceRow, key: SortKey): number {
 /** Issue 15: visitors, survey starts, leads, consent and conversion per channel / source / campaign. */
 export function SourcesTable({
   rows,
+  totals,
   onPick,
 }: {
   rows: AnalyticsSummary['sources'];
+  /** Issue 35: the money over every source of the filter, shown above the rows. */
+  totals: AnalyticsSummary['moneyTotals'];
   /** Narrows the dashboard to one source and campaign. */
   onPick(row: SourceRow): void;
 }) {
@@ -53,8 +72,16 @@ export function SourcesTable({
       <Text size="sm" c="dimmed">
         {T.description}
       </Text>
-      <Text size="xs" c="dimmed" mb="md">
+      <Text size="xs" c="dimmed">
         {T.deletedLeadsRule}
+      </Text>
+      <Text size="sm" mb="md" data-testid="sources-money-totals">
+        {T.totals({
+          revenue: usd.format(totals.revenue),
+          cost: money(totals.cost) || '—',
+          profit: money(totals.profit) || '—',
+          roi: formatPercent(totals.roi),
+        })}
       </Text>
       {rows.length === 0 ? (
         <Text c="dimmed" py="xl" ta="center">
@@ -62,7 +89,7 @@ export function SourcesTable({
         </Text>
       ) : (
         <ScrollArea type="auto">
-          <Table striped highlightOnHover miw={1200} data-testid="sources-table">
+          <Table striped highlightOnHover miw={1700} data-testid="sources-table">
             <Table.Thead>
               <Table.Tr>
                 {COLUMNS.map((key) => {
@@ -76,7 +103,7 @@ export function SourcesTable({
                           ? T.qualityHint
                           : key === 'revenue'
                             ? T.revenueHint
-                            : undefined;
+                            : MONEY_HINTS[key];
                   return (
                     <Table.Th
                       key={key}
@@ -121,6 +148,12 @@ export function SourcesTable({
                   <Table.Td ta="right">{formatCount(row.held)}</Table.Td>
                   <Table.Td ta="right">{formatCount(row.rejected)}</Table.Td>
                   <Table.Td ta="right">{usd.format(row.revenue)}</Table.Td>
+                  <Table.Td ta="right">{formatCount(row.sold)}</Table.Td>
+                  <Table.Td ta="right">{money(row.cost)}</Table.Td>
+                  <Table.Td ta="right">{money(row.profit)}</Table.Td>
+                  <Table.Td ta="right">{row.roi === null ? '' : formatPercent(row.roi)}</Table.Td>
+                  <Table.Td ta="right">{money(row.earningsPerVisit, usdFine)}</Table.Td>
+                  <Table.Td ta="right">{money(row.costPerAcceptedLead)}</Table.Td>
                   <Table.Td fz="xs">
                     {row.topReasons.map((r, i) => (
                       <span
