@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLeadPagePath } from './admin-paths';
+import { isBuyerPagePath, isLeadPagePath } from './admin-paths';
 import { isPagePath } from './page-paths';
 
 describe('a lead page path (issue 26)', () => {
@@ -20,6 +20,19 @@ describe('a lead page path (issue 26)', () => {
     for (const path of ['/admin/quality/other', '/admin/quality', '/admin/quality/review/x']) {
       expect(isLeadPagePath(path), path).toBe(false);
     }
+  });
+
+  it('also names the buyers screens (issue 34): the list, a new buyer and a buyer', () => {
+    for (const path of ['/admin/buyers', '/admin/buyers/new', '/admin/buyers/3f2b8c1e-0000-4000-8000-0000']) {
+      expect(isLeadPagePath(path), path).toBe(true);
+      expect(isPagePath(path), path).toBe(true);
+      expect(isBuyerPagePath(path), path).toBe(true);
+    }
+    for (const path of ['/admin/buyers/', '/admin/buyers/a/b', '/admin/buyersx', '/admin/buyers/x/log']) {
+      expect(isLeadPagePath(path), path).toBe(false);
+      expect(isBuyerPagePath(path), path).toBe(false);
+    }
+    expect(isBuyerPagePath('/admin/leads/x')).toBe(false);
   });
 
   it('is nothing else: sign-in never sends the admin anywhere else (no open redirect)', () => {

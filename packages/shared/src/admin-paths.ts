@@ -2,14 +2,18 @@
 // without pulling the page list out of the landing page's router chunk (ADR 053's budget).
 
 /**
- * A lead's own page: /admin/leads/{id} or /admin/api-leads/{id} (the app judges the id); and lead
- * quality's review queue and settings, /admin/quality/review and /admin/quality/settings (issue 33), which
- * share that route.
+ * A lead's own page: /admin/leads/{id} or /admin/api-leads/{id} (the app judges the id); lead quality's
+ * review queue and settings, /admin/quality/review and /admin/quality/settings (issue 33); and the lead
+ * buyers' screens (issue 34), /admin/buyers, /admin/buyers/new and /admin/buyers/{id}: all share that route.
  */
-const LEAD_PAGE = /^\/admin\/(?:(?:api-)?leads\/[^/]+|quality\/(?:review|settings))$/;
+const LEAD_PAGE = /^\/admin\/(?:(?:api-)?leads\/[^/]+|quality\/(?:review|settings)|buyers(?:\/[^/]+)?)$/;
 
-/** Whether `path` (no query) is a lead's page or a quality screen: where sign-in may send the admin back to. */
+/** Whether `path` (no query) is a lead's page, a quality or a buyers screen: where sign-in may send the
+ * admin back to. */
 export const isLeadPagePath = (path: string): boolean => LEAD_PAGE.test(path);
+
+/** Whether `path` (no query, no trailing slash) is one of the buyers screens (issue 34). */
+export const isBuyerPagePath = (path: string): boolean => /^\/admin\/buyers(?:\/[^/]+)?$/.test(path);
 
 /** The sign-in page's query flag for "this tab's session ended while a page was open" (issue 37). */
 export const SESSION_ENDED_SEARCH = { key: 'session', value: 'ended' } as const;

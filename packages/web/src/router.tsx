@@ -101,10 +101,11 @@ const adminAnalyticsRoute = createRoute({
 // one lazy component (it reads the table from the path, answers any other path as not found, and judges
 // the id: unknown or malformed is its "not found"). One route, not two: ADR 053's landing budget. The
 // lead-quality screens (issue 33), /admin/quality/review and /admin/quality/settings, come through it
-// too, for the same reason; the review queue keeps its tab and page in the URL.
+// too, for the same reason; the review queue keeps its tab and page in the URL. So do the lead buyers'
+// screens (issue 34): /admin/buyers (the id is optional for it), /admin/buyers/new and /admin/buyers/{id}.
 const adminLeadRoute = createRoute({
   getParentRoute: () => adminLayout,
-  path: '/admin/$table/$id',
+  path: '/admin/$table/{-$id}',
   component: lazyRouteComponent(() => import('./features/admin-leads/lead-page'), 'LeadPage'),
 });
 

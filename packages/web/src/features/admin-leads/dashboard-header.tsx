@@ -35,6 +35,8 @@ export type DashboardActionHandlers = {
   /** Lead quality (issue 33): the held leads to release or reject, and the checks' settings. */
   onReviewQueue: () => void;
   onQualitySettings: () => void;
+  /** Lead buyers (issue 34): who each lead is offered to, their log and their figures. */
+  onBuyers: () => void;
   onLogout: () => void;
   isRefreshing: boolean;
   isExporting: boolean;
@@ -83,6 +85,7 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
     { key: 'webhooks', label: 'Webhooks', onClick: h.onWebhooks, isInMenu: true },
     { key: 'review-queue', label: 'Review queue', onClick: h.onReviewQueue, isInMenu: true },
     { key: 'quality-settings', label: 'Quality settings', onClick: h.onQualitySettings, isInMenu: true },
+    { key: 'buyers', label: 'Buyers', onClick: h.onBuyers, isInMenu: true },
   );
   return actions;
 }

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import type { AdminApiLeadDetail, AdminWebsiteLeadDetail, AuditEntry } from '@uf/shared/admin-leads';
-import { isLeadPagePath } from '@uf/shared/admin-paths';
+import { isBuyerPagePath, isLeadPagePath } from '@uf/shared/admin-paths';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { businessClock } from '../../business-clock';
@@ -114,6 +114,19 @@ const QualityPages = lazy(() =>
   import('../admin-quality/quality-pages').then((m) => ({ default: m.QualityPages })),
 );
 
+/** The lead buyers' screens (issue 34): their own chunk, loaded when one of them is opened. */
+const BuyerPages = lazy(() => import('../admin-buyers/buyer-pages').then((m) => ({ default: m.BuyerPages })));
+
+/**
+ * A lead's sale (issue 34): its own chunk, so that the router's preload list for this page stays as it was
+ * (ADR 053's budget). Asked for as soon as this page's code runs: it has come by the time the lead has.
+ */
+const loadSaleSection = () => import('../admin-buyers/lead-sale-section');
+const saleSection = typeof window === 'undefined' ? null : loadSaleSection();
+const LeadSaleSection = lazy(() =>
+  (saleSection ?? loadSaleSection()).then((m) => ({ default: m.LeadSaleSection })),
+);
+
 /** /admin/leads/{id} and /admin/api-leads/{id}: one route, one lazy chunk (ADR 060). */
 export function LeadPage() {
   // The last lead path the location had: while another page (sign-in) takes over, the location moves on
@@ -130,7 +143,15 @@ export function LeadPage() {
       </Suspense>
     );
   }
-  // The route is /admin/$table/$id: a table that is neither is the app's not-found page.
+  // /admin/buyers, /admin/buyers/new and /admin/buyers/{id} too (issue 34).
+  if (isBuyerPagePath(path)) {
+    return (
+      <Suspense fallback={<CheckingAuthentication />}>
+        <BuyerPages path={path} />
+      </Suspense>
+    );
+  }
+  // The route is /admin/$table/{-$id}: a table that is neither is the app's not-found page.
   if (!isLeadPagePath(path)) return <NotFoundPage />;
   return path.startsWith('/admin/api-leads/') ? <ApiLeadPage path={path} /> : <WebsiteLeadPage path={path} />;
 }
@@ -215,6 +236,15 @@ function Section({ heading, children }: { heading: string; children: ReactNode }
       </Title>
       {children}
     </section>
+  );
+}
+
+function LoadingLine({ text }: { text: string }) {
+  return (
+    <Group gap="sm">
+      <Loader size="xs" />
+      <Text size="sm">{text}</Text>
+    </Group>
   );
 }
 
@@ -340,6 +370,16 @@ function OneLeadPage<T extends { id: string; firstName: string; lastName: string
         {/* Lead quality (issue 33): the verdict, its reasons and signals, Release / Reject. */}
         <Section heading="Quality">
           <LeadQualitySection kind={kind} lead={row} />
+        </Section>
+        {/* Lead buyers (issue 34): where the lead was sold, every offer, Return lead. */}
+        <Section heading="Sale">
+          <Suspense fallback={<LoadingLine text="Loading the sale..." />}>
+            <LeadSaleSection
+              leadId={row.id}
+              leadName={name}
+              verdict={(row as { quality?: { verdict: string } | null }).quality?.verdict}
+            />
+          </Suspense>
         </Section>
         <Section heading="Details">
           <LeadFields

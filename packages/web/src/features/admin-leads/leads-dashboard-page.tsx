@@ -20,6 +20,7 @@ import { DataRequestDialog } from './data-request-dialog';
 import { API_LEAD_COLUMNS, WEBSITE_LEAD_COLUMNS } from './lead-columns';
 import { API_FILTER_FIELDS, WEBSITE_FILTER_FIELDS } from './lead-filters';
 import { LeadsSection } from './leads-section';
+import { useRevenueCard } from './revenue-card';
 import { selectionCount, useApiLeads, useWebsiteLeads } from './use-leads';
 import { WebhooksDialog } from './webhooks-dialog';
 
@@ -38,6 +39,8 @@ export function LeadsDashboardPage() {
   const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
   const website = useWebsiteLeads(session.isSuccess, setConfirm);
   const api = useApiLeads(session.isSuccess, setConfirm);
+  // Lead buyers (issue 34): net revenue today, over 7 and over 30 days, the row's last card.
+  const revenueCard = useRevenueCard(session.isSuccess);
   const backup = trpc.admin.backup.useMutation();
   const logout = trpc.adminAuth.logout.useMutation();
   const [isRefreshing, setRefreshing] = useState(false);
@@ -111,6 +114,8 @@ export function LeadsDashboardPage() {
     onWebhooks: () => setWebhooksOpen(true),
     onReviewQueue: () => void navigate(REVIEW_QUEUE_LINK),
     onQualitySettings: () => void navigate(QUALITY_SETTINGS_LINK),
+    // (A literal: the buyers' link module would be one more chunk in the router's preload list, ADR 053.)
+    onBuyers: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'buyers' } }),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,
@@ -147,6 +152,7 @@ export function LeadsDashboardPage() {
                   // The form cannot be sent without consent, so new leads always count: say what it measures.
                   definition: 'Website leads stored with marketing consent, of all website leads',
                 },
+                revenueCard,
               ]}
               statsError={website.stats.isError ? ADMIN_TOASTS.fetchStatsFailed : undefined}
               filterTitle="Filters"

@@ -1,10 +1,11 @@
 import { Card, SimpleGrid, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 
 export type StatCard = {
   label: string;
   value: string | number | undefined;
   /** What the figure counts, shown under it when the label alone could mislead. */
-  definition?: string;
+  definition?: ReactNode;
 };
 
 /** The dashboard's number cards; '—' while the numbers load. */

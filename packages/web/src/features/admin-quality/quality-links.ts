@@ -12,10 +12,10 @@ export const isQualityPagePath = (path: string): boolean =>
   path === QUALITY_PATHS.review || path === QUALITY_PATHS.settings;
 
 export const REVIEW_QUEUE_LINK = {
-  to: '/admin/$table/$id',
+  to: '/admin/$table/{-$id}',
   params: { table: 'quality', id: 'review' },
 } as const;
 export const QUALITY_SETTINGS_LINK = {
-  to: '/admin/$table/$id',
+  to: '/admin/$table/{-$id}',
   params: { table: 'quality', id: 'settings' },
 } as const;

@@ -1,0 +1,125 @@
+import type {
+  BuyerCapUse,
+  CapPeriod,
+  LeadSaleView,
+  SaleAttemptView,
+  SaleStatus,
+  SkipReason,
+} from '@uf/shared/buyers';
+
+// Lead buyers in the admin's words (issue 34): money, outcomes, skip reasons, cap use, a lead's sale and
+// the revenue card's three figures. Pure: unit-tested beside.
+
+const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** 8.5 → '$8.50'; null or undefined → '—'. */
+export function usd(amount: number | null | undefined): string {
+  return amount === null || amount === undefined ? '—' : USD.format(amount);
+}
+
+type Outcome = SaleAttemptView['outcome'];
+
+/** Each outcome's badge: its word and colour. */
+export const OUTCOME_WORDS: Record<Outcome, { label: string; color: string }> = {
+  accepted: { label: 'Accepted', color: 'green' },
+  rejected: { label: 'Rejected', color: 'orange' },
+  duplicate: { label: 'Duplicate', color: 'yellow' },
+  error: { label: 'Error', color: 'red' },
+  timeout: { label: 'Timeout', color: 'red' },
+  skipped: { label: 'Skipped', color: 'gray' },
+  sending: { label: 'Sending', color: 'blue' },
+};
+
+/** An outcome the server may add later is shown as it is, in grey. */
+export function outcomeWords(outcome: string): { label: string; color: string } {
+  return OUTCOME_WORDS[outcome as Outcome] ?? { label: outcome, color: 'gray' };
+}
+
+const SKIP_WORDS: Record<SkipReason, string> = {
+  paused: 'the buyer is paused',
+  filter_state: "the lead's state is not one the buyer takes",
+  filter_age: "the person's age is outside the buyer's range",
+  filter_lead_type: 'the buyer does not take this type of lead',
+  filter_source: "the lead's source is not one the buyer takes",
+  closed: "outside the buyer's hours",
+  cap_hour: "the buyer's hourly cap was reached",
+  cap_day: "the buyer's daily cap was reached",
+  cap_week: "the buyer's weekly cap was reached",
+  cap_month: "the buyer's monthly cap was reached",
+  cap_total: "the buyer's total cap was reached",
+};
+
+/** A skip's reason code in plain words ('closed' → "outside the buyer's hours"); an unknown code as it is. */
+export function skipReasonWords(code: string | null): string {
+  if (!code) return 'no reason given';
+  return SKIP_WORDS[code as SkipReason] ?? code;
+}
+
+/** What the reason column says for an attempt: a skip's words, or the buyer's own reason. */
+export function attemptReason(attempt: Pick<SaleAttemptView, 'outcome' | 'reason'>): string {
+  if (attempt.outcome === 'skipped') return `Skipped: ${skipReasonWords(attempt.reason)}`;
+  return attempt.reason ?? '';
+}
+
+/** 120 → '120 ms', 2400 → '2.4 s'; null → '—'. */
+export function latencyWords(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+const PERIOD_WORDS: Record<CapPeriod, string> = {
+  hour: 'this hour',
+  day: 'today',
+  week: 'this week',
+  month: 'this month',
+  total: 'in total',
+};
+
+/** A cap and its use in the current period: '7 / 10 today', '$70.00 / $100.00 this week', or both. */
+export function capUseWords(
+  cap: Pick<BuyerCapUse, 'period' | 'leads' | 'amount' | 'usedLeads' | 'usedAmount'>,
+) {
+  const parts: string[] = [];
+  if (cap.leads !== undefined)
+    parts.push(`${cap.usedLeads.toLocaleString()} / ${cap.leads.toLocaleString()}`);
+  if (cap.amount !== undefined) parts.push(`${usd(cap.usedAmount)} / ${usd(cap.amount)}`);
+  return `${parts.join(' and ')} ${PERIOD_WORDS[cap.period as CapPeriod] ?? cap.period}`;
+}
+
+export const SALE_STATUS_WORDS: Record<SaleStatus, { label: string; color: string }> = {
+  sold: { label: 'Sold', color: 'green' },
+  unsold: { label: 'Unsold', color: 'gray' },
+  pending: { label: 'Pending', color: 'blue' },
+  not_for_sale: { label: 'Not for sale', color: 'gray' },
+};
+
+/** A lead's sale in one sentence: 'Sold to Acme for $8.50', 'Unsold: …', 'Pending: …', 'Not for sale: …'. */
+export function saleSentence(
+  sale: Pick<LeadSaleView, 'status' | 'buyerName' | 'price' | 'attempts'>,
+): string {
+  switch (sale.status) {
+    case 'sold':
+      return `Sold to ${sale.buyerName ?? 'a deleted buyer'} for ${usd(sale.price)}`;
+    case 'unsold':
+      return 'Unsold: every buyer passed on it or refused it.';
+    case 'pending':
+      return 'Pending: being offered to the buyers now.';
+    default:
+      return sale.attempts.length > 0
+        ? 'Not for sale.'
+        : 'Not for sale: held or rejected by the quality checks, without consent, opted out, or no buyer was active when it came.';
+  }
+}
+
+/** Whether a schedule window runs past midnight into the next day (its end is before its start). */
+export function crossesMidnight(start: string, end: string): boolean {
+  return /^\d\d:\d\d$/.test(start) && /^\d\d:\d\d$/.test(end) && end < start;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** The lead id in what was pasted: the id itself, or the lead page's address (its last id). */
+export function leadIdOf(pasted: string): string {
+  const ids = pasted.match(UUID);
+  return ids ? (ids[ids.length - 1] as string).toLowerCase() : pasted.trim();
+}
