@@ -405,8 +405,10 @@ type SaleRow = {
 
 /** GET /api/admin/leads/{id}/sale (website and API leads alike). */
 export async function leadSale(pool: Pool, leadId: string): Promise<LeadSaleView> {
-  const { rows: leads } = await pool.query(
-    'select 1 from website_lead where id = $1 union all select 1 from api_lead where id = $1',
+  // The lead, and whether its batch is still in the outbox (accepted, its sale about to be queued).
+  const { rows: leads } = await pool.query<{ queued: boolean }>(
+    `select exists (select 1 from webhook_event where $1 = any(ids) and event in ('lead.created', 'api_lead.created')) as queued
+     from (select id from website_lead where id = $1 union all select id from api_lead where id = $1) l`,
     [leadId],
   );
   const { rows } = await pool.query<SaleRow>(
@@ -420,8 +422,10 @@ export async function leadSale(pool: Pool, leadId: string): Promise<LeadSaleView
     `${ATTEMPT_SELECT} where s.lead_id = $1 and not s.test order by s.seq`,
     [leadId],
   );
-  // No sale row: the lead was never offered (held, rejected, no consent, or no buyer was active then).
-  const view: LeadSaleView = { status: sale?.status ?? 'not_for_sale', attempts: attempts.map(attemptView) };
+  // No sale row: about to be offered (still in the outbox), or never offered (held, rejected, no consent,
+  // or no buyer was active then).
+  const status = sale?.status ?? (leads[0]?.queued ? 'pending' : 'not_for_sale');
+  const view: LeadSaleView = { status, attempts: attempts.map(attemptView) };
   if (sale?.buyer_id) view.buyerId = sale.buyer_id;
   if (sale?.buyer_name) view.buyerName = sale.buyer_name;
   if (sale?.price != null) view.price = Number(sale.price);
