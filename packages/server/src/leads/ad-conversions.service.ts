@@ -34,19 +34,19 @@ const CREATED_IN_RANGE = `l.created_at >= ($2::date::timestamp at time zone $4::
 
 /**
  * The leads' query: created within the range, with the platform's click id, not opted out, not
- * do-not-sell; oldest first. Which leads count (issue 35): `accepted` — the leads with the verdict
- * accept (a held or rejected lead is no conversion to bid on) — or `sold`, the ones a buyer bought
+ * do-not-sell; oldest first. Which leads count (issue 35): `accepted` — every lead the site stored,
+ * whatever its quality verdict, as before issue 35 — or `sold`, the ones a buyer bought
  * (returned ones too: their value is retracted by the adjustments file, not left out here). A sold lead
  * carries its price.
  */
 function conversionLeadsSql(count: AdConversionCount): string {
-  const counted = count === 'sold' ? `s.status = 'sold'` : `l.quality_verdict = 'accept'`;
+  const counted = count === 'sold' ? `and s.status = 'sold'` : '';
   return `select l.id, l.attribution->>$1::text as click_id, l.created_at,
       case when s.status = 'sold' then s.price::text end as price
     from website_lead l
     left join lead_sale s on s.lead_id = l.id and s.lead_kind = 'website'
     where l.attribution ? $1::text and ${CREATED_IN_RANGE}
-      and l.opted_out_at is null and not l.do_not_sell and ${counted}
+      and l.opted_out_at is null and not l.do_not_sell ${counted}
     order by l.created_at, l.id`;
 }
 
