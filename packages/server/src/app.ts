@@ -9,6 +9,7 @@ import type { Alive, NotAlive, Readiness } from '@uf/shared/health.output';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buyerTasks, idleBuyersSweep, requeueSales } from './buyers/buyer-worker';
 import type { AppConfig } from './config';
+import { moneySummarySection } from './costs/money-summary';
 import { RETRY_AFTER_SECONDS } from './db/availability';
 import { type Database, migrate, openDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
@@ -279,6 +280,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   services.analytics.startUpkeep((err) => app.log.warn({ err }, 'analytics upkeep run failed'));
   // The e-mail summaries count the failed webhook deliveries of their period (ADR 062, ADR 063).
   services.emailReports.addSummarySection(failedDeliveriesSection);
+  // And the money of their period: revenue, ad cost, profit, best and worst campaigns (issue 35).
+  services.emailReports.addSummarySection(moneySummarySection(config.timeZone));
   if (options.emailScheduler !== false) {
     services.emailReports.start((err) => app.log.warn({ err }, 'e-mail reports run failed'));
   }

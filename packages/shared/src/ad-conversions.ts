@@ -24,6 +24,30 @@ export const AD_CONVERSION_EXPORTS: Record<
   },
 };
 
+/** Which leads a conversion file counts (issue 35): accepted leads (the default), or sold ones only. */
+export const AD_CONVERSION_COUNTS = ['accepted', 'sold'] as const;
+export type AdConversionCount = (typeof AD_CONVERSION_COUNTS)[number];
+export const AD_CONVERSION_COUNT_LABELS: Record<AdConversionCount, string> = {
+  accepted: 'Accepted leads',
+  sold: 'Sold leads only',
+};
+
+/**
+ * Google Ads conversion adjustments (issue 35): a RETRACT for each lead returned by its buyer, so the
+ * conversion uploaded with its price stops counting.
+ */
+export const GOOGLE_ADS_ADJUSTMENTS_EXPORT = {
+  label: 'Google Ads conversion adjustments',
+  path: '/api/admin/exports/google-ads-conversion-adjustments',
+  filePrefix: 'google-ads-conversion-adjustments',
+  clickId: 'gclid',
+} as const;
+
+/** google-ads-conversion-adjustments-2026-11-01-to-2026-11-07.csv: the business days of the returns. */
+export function adAdjustmentsFileName(from: string, to: string): string {
+  return `${GOOGLE_ADS_ADJUSTMENTS_EXPORT.filePrefix}-${from}-to-${to}.csv`;
+}
+
 /** google-ads-conversions-2026-11-01-to-2026-11-07.csv: the business days the file covers. */
 export function adConversionsFileName(platform: AdPlatform, from: string, to: string): string {
   return `${AD_CONVERSION_EXPORTS[platform].filePrefix}-${from}-to-${to}.csv`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AD_CONVERSION_COUNTS } from './ad-conversions';
 import { API_LEAD_FIELDS, MAX_BULK_DELETE, MAX_PAGE_SIZE, WEBSITE_LEAD_FIELDS } from './admin-leads';
 import { ATTRIBUTION_LIMITS } from './attribution';
 import { CHANNELS } from './channel';
@@ -144,14 +145,33 @@ const requiredDate = (name: string) =>
     .trim()
     .min(1, `${name} is required (YYYY-MM-DD)`)
     .refine(isCalendarDate, `${name} must be a date (YYYY-MM-DD)`);
+const adRangeFields = { from: requiredDate('from'), to: requiredDate('to') };
+// Compared only when both are dates (a bad from is named once, as from).
+const adRangeInOrder = {
+  check: (q: { from: string; to: string }) =>
+    !isCalendarDate(q.from) || !isCalendarDate(q.to) || q.to >= q.from,
+  error: { path: ['to'], message: 'to must be on or after from' },
+};
+/**
+ * The conversion files' query (issue 35): the range, and which leads count — `accepted` (the default:
+ * every lead stored, whatever its quality verdict, as before) or `sold` (only the leads a buyer bought, returned ones included:
+ * their retraction is the adjustments file).
+ */
 export const adConversionsQuerySchema = z
-  .object({ from: requiredDate('from'), to: requiredDate('to') })
-  // Compared only when both are dates (a bad from is named once, as from).
-  .refine((q) => !isCalendarDate(q.from) || !isCalendarDate(q.to) || q.to >= q.from, {
-    path: ['to'],
-    message: 'to must be on or after from',
-  });
+  .object({
+    ...adRangeFields,
+    count: z.preprocess(
+      unset,
+      z.enum(AD_CONVERSION_COUNTS, { error: "count must be 'accepted' or 'sold'" }).default('accepted'),
+    ),
+  })
+  .refine(adRangeInOrder.check, adRangeInOrder.error);
 export type AdConversionsQuery = z.output<typeof adConversionsQuerySchema>;
+/** The Google Ads conversion adjustments file's query: the range alone (issue 35). */
+export const adAdjustmentsQuerySchema = z
+  .object(adRangeFields)
+  .refine(adRangeInOrder.check, adRangeInOrder.error);
+export type AdAdjustmentsQuery = z.output<typeof adAdjustmentsQuerySchema>;
 
 export const bulkDeleteSchema = z.object({
   ids: z

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  adjustmentsFileStart,
   conversionFileStart,
   conversionLine,
   csvCell,
   googleAdsTime,
   microsoftAdsTime,
+  retractionLine,
 } from './ad-conversions-csv';
 
 const SETTINGS = { name: 'Lead', value: '', currency: 'USD' };
@@ -12,6 +14,7 @@ const LEAD = {
   id: '0b9f3d4e-1111-4222-8333-444455556666',
   clickId: 'Cj0KCQiA-abc_123',
   createdAt: new Date('2026-07-04T03:05:09.999Z'),
+  price: null,
 };
 
 describe('Google Ads click conversions', () => {
@@ -40,6 +43,44 @@ describe('Google Ads click conversions', () => {
       'UTC',
     );
     expect(line).toBe('Cj0KCQiA-abc_123,"Lead, ""qualified""",2026-07-04 03:05:09,12.50,EUR\n');
+  });
+});
+
+describe('conversion values (issue 35)', () => {
+  const EUR = { name: 'Lead', value: '10', currency: 'EUR' };
+  it('a sold lead carries its sale price in USD (what buyers pay in), whatever ADS_CONVERSION_*', () => {
+    const sold = { ...LEAD, price: '37.50' };
+    expect(conversionLine('google', sold, EUR, 'UTC')).toBe(
+      'Cj0KCQiA-abc_123,Lead,2026-07-04 03:05:09,37.50,USD\n',
+    );
+    expect(conversionLine('microsoft', sold, EUR, 'UTC')).toBe(
+      'Offline Conversion,,,,0b9f3d4e-1111-4222-8333-444455556666,,USD,Lead,2026-07-04T03:05:09Z,37.50,Cj0KCQiA-abc_123\n',
+    );
+  });
+
+  it('a lead without a price falls back to ADS_CONVERSION_VALUE in ADS_CONVERSION_CURRENCY', () => {
+    expect(conversionLine('google', LEAD, EUR, 'UTC')).toBe(
+      'Cj0KCQiA-abc_123,Lead,2026-07-04 03:05:09,10,EUR\n',
+    );
+  });
+});
+
+describe('Google Ads conversion adjustments (issue 35)', () => {
+  it("starts like the conversions file, with the adjustments template's header", () => {
+    expect(adjustmentsFileStart('America/New_York')).toBe(
+      'Parameters:TimeZone=America/New_York\n' +
+        'Google Click ID,Conversion Name,Conversion Time,Adjustment Time,Adjustment Type,Adjustment Value,Adjustment Value Currency\n',
+    );
+  });
+
+  it('retracts the conversion as it was uploaded: same name, the original time, no value', () => {
+    expect(
+      retractionLine(
+        { clickId: LEAD.clickId, createdAt: LEAD.createdAt, returnedAt: new Date('2026-07-10T14:00:00Z') },
+        { name: 'Lead, web', value: '12.5', currency: 'USD' },
+        'America/New_York',
+      ),
+    ).toBe('Cj0KCQiA-abc_123,"Lead, web",2026-07-03 23:05:09,2026-07-10 10:00:00,RETRACT,,\n');
   });
 });
 

@@ -1,56 +1,92 @@
 import { Readable } from 'node:stream';
-import { AD_CONVERSION_EXPORTS, type AdPlatform, adConversionsFileName } from '@uf/shared/ad-conversions';
-import type { AdConversionsQuery } from '@uf/shared/admin-leads.schema';
-import type { Pool } from 'pg';
+import {
+  AD_CONVERSION_EXPORTS,
+  type AdConversionCount,
+  type AdPlatform,
+  adAdjustmentsFileName,
+  adConversionsFileName,
+  GOOGLE_ADS_ADJUSTMENTS_EXPORT,
+} from '@uf/shared/ad-conversions';
+import type { AdAdjustmentsQuery, AdConversionsQuery } from '@uf/shared/admin-leads.schema';
+import type { Pool, QueryResultRow } from 'pg';
 import { recordAudit } from '../admin/audit.service';
 import { withoutTimeouts } from '../db/database';
-import { type ConversionSettings, conversionFileStart, conversionLine } from './ad-conversions-csv';
+import {
+  adjustmentsFileStart,
+  type ConversionSettings,
+  conversionFileStart,
+  conversionLine,
+  retractionLine,
+} from './ad-conversions-csv';
 import type { Actor } from './admin-leads.service';
 
 // Offline conversions for the ad platforms (issue 24, ADR 059): the website leads of a range of business
 // days that came from a click of that platform, as the file its import takes. Leads on the suppression
 // list (opted out) or that sent Global Privacy Control (do not sell or share) are left out: uploading
-// their click to an ad network is sharing their data.
+// their click to an ad network is sharing their data. Issue 35: a sold lead's conversion carries its
+// price, and the leads buyers returned are retracted by Google Ads' conversion adjustments file.
 
 const BATCH = 2000;
 
+/** Leads created within the business days [from, to] in TIME_ZONE (like every other date filter). */
+const CREATED_IN_RANGE = `l.created_at >= ($2::date::timestamp at time zone $4::text)
+      and l.created_at < (($3::date + 1)::timestamp at time zone $4::text)`;
+
 /**
- * The leads' query: created within the business days [from, to] in TIME_ZONE (like every other date
- * filter), with the platform's click id, not opted out, not do-not-sell; oldest first.
+ * The leads' query: created within the range, with the platform's click id, not opted out, not
+ * do-not-sell; oldest first. Which leads count (issue 35): `accepted` — every lead the site stored,
+ * whatever its quality verdict, as before issue 35 — or `sold`, the ones a buyer bought
+ * (returned ones too: their value is retracted by the adjustments file, not left out here). A sold lead
+ * carries its price.
  */
-function conversionLeadsSql(): string {
-  return `select id, attribution->>$1::text as click_id, created_at from website_lead
-    where attribution ? $1::text
-      and created_at >= ($2::date::timestamp at time zone $4::text)
-      and created_at < (($3::date + 1)::timestamp at time zone $4::text)
-      and opted_out_at is null and not do_not_sell
-    order by created_at, id`;
+function conversionLeadsSql(count: AdConversionCount): string {
+  const counted = count === 'sold' ? `and s.status = 'sold'` : '';
+  return `select l.id, l.attribution->>$1::text as click_id, l.created_at,
+      case when s.status = 'sold' then s.price::text end as price
+    from website_lead l
+    left join lead_sale s on s.lead_id = l.id and s.lead_kind = 'website'
+    where l.attribution ? $1::text and ${CREATED_IN_RANGE}
+      and l.opted_out_at is null and not l.do_not_sell ${counted}
+    order by l.created_at, l.id`;
 }
+
+/**
+ * The returns of a range (issue 35): website leads with a gclid that a buyer bought and returned within
+ * the business days [from, to], oldest return first. The same privacy rule as the conversions file.
+ */
+const RETURNED_LEADS_SQL = `select l.attribution->>$1::text as click_id, l.created_at, s.returned_at
+    from lead_sale s join website_lead l on l.id = s.lead_id
+    where s.lead_kind = 'website' and s.status = 'sold' and s.returned_at is not null
+      and s.returned_at >= ($2::date::timestamp at time zone $4::text)
+      and s.returned_at < (($3::date + 1)::timestamp at time zone $4::text)
+      and l.attribution ? $1::text and l.opted_out_at is null and not l.do_not_sell
+    order by s.returned_at, l.id`;
 
 export type ConversionExport = { fileName: string; stream: Readable };
 
+type CsvExport<Row> = {
+  sql: string;
+  params: unknown[];
+  start: string;
+  line: (row: Row) => string;
+  fileName: string;
+  actor: Actor;
+  /** What the audit entry records besides the row count. */
+  detail: Record<string, unknown>;
+};
+
 /**
- * Starts the file: its name and a stream of its lines, read through a cursor in batches (flat memory
+ * Starts a file: its name and a stream of its lines, read through a cursor in batches (flat memory
  * however many leads). The cursor is open before the answer starts, so a database that is away is a
  * 503, not a cut file. The audit entry is written once every row has been read.
  */
-export async function exportAdConversions(
-  pool: Pool,
-  platform: AdPlatform,
-  options: { query: AdConversionsQuery; timeZone: string; settings: ConversionSettings; actor: Actor },
-): Promise<ConversionExport> {
-  const { query, timeZone, settings } = options;
+async function streamCsvExport<Row>(pool: Pool, file: CsvExport<Row>): Promise<ConversionExport> {
   const client = await pool.connect();
   try {
     // Streams at the pace of the download: no statement_timeout (as the CSV export, ADR 056).
     await withoutTimeouts(client);
     await client.query('begin read only');
-    await client.query(`declare conversions no scroll cursor for ${conversionLeadsSql()}`, [
-      AD_CONVERSION_EXPORTS[platform].clickId,
-      query.from,
-      query.to,
-      timeZone,
-    ]);
+    await client.query(`declare conversions no scroll cursor for ${file.sql}`, file.params);
   } catch (err) {
     client.release(true);
     throw err;
@@ -60,23 +96,12 @@ export async function exportAdConversions(
     started = true;
     let rows = 0;
     try {
-      yield conversionFileStart(platform, timeZone);
+      yield file.start;
       for (;;) {
-        const batch = await client.query<{ id: string; click_id: string; created_at: Date }>(
-          `fetch ${BATCH} from conversions`,
-        );
+        const batch = await client.query<Row & QueryResultRow>(`fetch ${BATCH} from conversions`);
         if (batch.rows.length === 0) break;
         rows += batch.rows.length;
-        yield batch.rows
-          .map((r) =>
-            conversionLine(
-              platform,
-              { id: r.id, clickId: r.click_id, createdAt: r.created_at },
-              settings,
-              timeZone,
-            ),
-          )
-          .join('');
+        yield batch.rows.map(file.line).join('');
       }
       await client.query('commit');
     } finally {
@@ -84,10 +109,10 @@ export async function exportAdConversions(
       client.release(true);
     }
     await recordAudit(pool, {
-      actor: options.actor.username,
+      actor: file.actor.username,
       action: 'leads.export_conversions',
-      detail: { platform, from: query.from, to: query.to, rows },
-      ipAddress: options.actor.ipAddress,
+      detail: { ...file.detail, rows },
+      ipAddress: file.actor.ipAddress,
     });
   }
   const stream = Readable.from(generate(), { objectMode: false });
@@ -95,5 +120,51 @@ export async function exportAdConversions(
   stream.once('close', () => {
     if (!started) client.release(true);
   });
-  return { fileName: adConversionsFileName(platform, query.from, query.to), stream };
+  return { fileName: file.fileName, stream };
+}
+
+/** A platform's conversions file for a range of business days. */
+export function exportAdConversions(
+  pool: Pool,
+  platform: AdPlatform,
+  options: { query: AdConversionsQuery; timeZone: string; settings: ConversionSettings; actor: Actor },
+): Promise<ConversionExport> {
+  const { query, timeZone, settings } = options;
+  return streamCsvExport<{ id: string; click_id: string; created_at: Date; price: string | null }>(pool, {
+    sql: conversionLeadsSql(query.count),
+    params: [AD_CONVERSION_EXPORTS[platform].clickId, query.from, query.to, timeZone],
+    start: conversionFileStart(platform, timeZone),
+    line: (r) =>
+      conversionLine(
+        platform,
+        { id: r.id, clickId: r.click_id, createdAt: r.created_at, price: r.price },
+        settings,
+        timeZone,
+      ),
+    fileName: adConversionsFileName(platform, query.from, query.to),
+    actor: options.actor,
+    detail: { platform, from: query.from, to: query.to, count: query.count },
+  });
+}
+
+/** Google Ads' conversion adjustments file (issue 35): a RETRACT for each lead returned in the range. */
+export function exportGoogleAdsAdjustments(
+  pool: Pool,
+  options: { query: AdAdjustmentsQuery; timeZone: string; settings: ConversionSettings; actor: Actor },
+): Promise<ConversionExport> {
+  const { query, timeZone, settings } = options;
+  return streamCsvExport<{ click_id: string; created_at: Date; returned_at: Date }>(pool, {
+    sql: RETURNED_LEADS_SQL,
+    params: [GOOGLE_ADS_ADJUSTMENTS_EXPORT.clickId, query.from, query.to, timeZone],
+    start: adjustmentsFileStart(timeZone),
+    line: (r) =>
+      retractionLine(
+        { clickId: r.click_id, createdAt: r.created_at, returnedAt: r.returned_at },
+        settings,
+        timeZone,
+      ),
+    fileName: adAdjustmentsFileName(query.from, query.to),
+    actor: options.actor,
+    detail: { platform: 'google', file: 'adjustments', from: query.from, to: query.to },
+  });
 }

@@ -1,6 +1,12 @@
-import { AD_CONVERSION_EXPORTS, AD_PLATFORMS, type AdPlatform } from '@uf/shared/ad-conversions';
+import {
+  AD_CONVERSION_EXPORTS,
+  AD_PLATFORMS,
+  type AdPlatform,
+  GOOGLE_ADS_ADJUSTMENTS_EXPORT,
+} from '@uf/shared/ad-conversions';
 import { backupNameSchema } from '@uf/shared/admin.schema';
 import {
+  adAdjustmentsQuerySchema,
   adConversionsQuerySchema,
   apiLeadFiltersSchema,
   apiLeadListSchema,
@@ -11,7 +17,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import type { z } from 'zod';
 import { openBackup } from '../backups/backup-files.service';
-import { exportAdConversions } from '../leads/ad-conversions.service';
+import {
+  type ConversionExport,
+  exportAdConversions,
+  exportGoogleAdsAdjustments,
+} from '../leads/ad-conversions.service';
 import type { ConversionSettings } from '../leads/ad-conversions-csv';
 import { API_LEADS, type LeadTable, WEBSITE_LEADS } from '../leads/admin-lead-tables';
 import { listLeads, streamLeadsJson } from '../leads/admin-leads.service';
@@ -77,23 +87,38 @@ export async function adminStreamRoutes(app: FastifyInstance, opts: AdminStreamR
         .send(stream);
     };
 
+  const sendConversionsFile = (reply: FastifyReply, { fileName, stream }: ConversionExport) =>
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .send(stream);
+
   // Offline conversions for an ad platform (issue 24, ADR 059): its import file for a range of days.
   const exportConversions =
     (platform: AdPlatform): Handler =>
     async (req, reply, admin) => {
       const query = adConversionsQuerySchema.parse(req.query);
-      const { fileName, stream } = await exportAdConversions(opts.pool, platform, {
+      const file = await exportAdConversions(opts.pool, platform, {
         query,
         timeZone: opts.timeZone,
         settings: opts.adsConversion,
         actor: { username: admin.username, ipAddress: clientIp(req) },
       });
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .send(stream);
+      return sendConversionsFile(reply, file);
     };
+
+  // The returns of a range of days as Google Ads conversion adjustments (issue 35).
+  const exportAdjustments: Handler = async (req, reply, admin) => {
+    const query = adAdjustmentsQuerySchema.parse(req.query);
+    const file = await exportGoogleAdsAdjustments(opts.pool, {
+      query,
+      timeZone: opts.timeZone,
+      settings: opts.adsConversion,
+      actor: { username: admin.username, ipAddress: clientIp(req) },
+    });
+    return sendConversionsFile(reply, file);
+  };
 
   // A backup file as a download (issue 26): 404 for anything that is not a backup in BACKUP_DIR.
   app.get(
@@ -119,4 +144,5 @@ export async function adminStreamRoutes(app: FastifyInstance, opts: AdminStreamR
   for (const platform of AD_PLATFORMS) {
     app.get(AD_CONVERSION_EXPORTS[platform].path, guarded(exportConversions(platform)));
   }
+  app.get(GOOGLE_ADS_ADJUSTMENTS_EXPORT.path, guarded(exportAdjustments));
 }

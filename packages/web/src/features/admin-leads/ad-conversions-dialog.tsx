@@ -1,5 +1,14 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { AD_CONVERSION_EXPORTS, type AdPlatform, adConversionsFileName } from '@uf/shared/ad-conversions';
+import { Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
+import {
+  AD_CONVERSION_COUNT_LABELS,
+  AD_CONVERSION_COUNTS,
+  AD_CONVERSION_EXPORTS,
+  type AdConversionCount,
+  type AdPlatform,
+  adAdjustmentsFileName,
+  adConversionsFileName,
+  GOOGLE_ADS_ADJUSTMENTS_EXPORT,
+} from '@uf/shared/ad-conversions';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { useEffect, useState } from 'react';
 import { businessClock, businessDaysNote } from '../../business-clock';
@@ -7,7 +16,8 @@ import { notifyError, notifySuccess } from '../../notify';
 import { downloadCsv } from './download-csv';
 
 // The offline-conversion files for the ad platforms (issue 24, ADR 059), from the header's More actions:
-// a range of business days, then the platform's import file.
+// a range of business days and which leads count, then the platform's import file; for Google also the
+// conversion adjustments that retract the leads buyers returned in those days (issue 35).
 
 /** YYYY-MM-DD of `days` before the date `date` (a calendar date, no time zone involved). */
 function daysBefore(date: string, days: number): string {
@@ -39,7 +49,8 @@ export function AdConversionsDialog({
 }) {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [isExporting, setExporting] = useState(false);
+  const [count, setCount] = useState<AdConversionCount>('accepted');
+  const [exporting, setExporting] = useState<'conversions' | 'adjustments' | null>(null);
   // Each opening starts from the last 7 business days, today included.
   useEffect(() => {
     if (!platform) return;
@@ -48,18 +59,22 @@ export function AdConversionsDialog({
     setTo(today);
   }, [platform]);
 
-  const exportFile = async () => {
+  const exportFile = async (file: 'conversions' | 'adjustments') => {
     if (!platform) return;
-    setExporting(true);
+    setExporting(file);
     try {
-      const { path } = AD_CONVERSION_EXPORTS[platform];
-      await downloadCsv(path, { from, to }, adConversionsFileName(platform, from, to));
+      if (file === 'adjustments') {
+        await downloadCsv(GOOGLE_ADS_ADJUSTMENTS_EXPORT.path, { from, to }, adAdjustmentsFileName(from, to));
+      } else {
+        const { path } = AD_CONVERSION_EXPORTS[platform];
+        await downloadCsv(path, { from, to, count }, adConversionsFileName(platform, from, to));
+      }
       notifySuccess(ADMIN_TOASTS.exportSuccess);
       onClose();
     } catch (err) {
       notifyError(ADMIN_TOASTS.errorTitle, messageOf(err));
     } finally {
-      setExporting(false);
+      setExporting(null);
     }
   };
 
@@ -74,8 +89,8 @@ export function AdConversionsDialog({
       <Stack gap="sm">
         <Text size="sm">
           The platform's offline-conversion import file: one conversion per website lead of these days whose
-          visit came with a {clickId}. Leads that opted out or asked not to have their data sold or shared are
-          left out.
+          visit came with a {clickId}. A sold lead carries its sale price as its value. Leads that opted out
+          or asked not to have their data sold or shared are left out.
         </Text>
         <Group grow>
           <TextInput type="date" label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
@@ -84,11 +99,36 @@ export function AdConversionsDialog({
         <Text size="xs" c="dimmed">
           {businessDaysNote()}
         </Text>
+        <Radio.Group
+          label="Leads that count"
+          value={count}
+          onChange={(v) => setCount(v === 'sold' ? 'sold' : 'accepted')}
+        >
+          <Group gap="md" mt={4}>
+            {AD_CONVERSION_COUNTS.map((c) => (
+              <Radio key={c} value={c} label={AD_CONVERSION_COUNT_LABELS[c]} />
+            ))}
+          </Group>
+        </Radio.Group>
+        {platform === 'google' && (
+          <Text size="xs" c="dimmed">
+            Adjustments: a retraction for each lead whose buyer returned it in these days.
+          </Text>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => void exportFile()} loading={isExporting}>
+          {platform === 'google' && (
+            <Button
+              variant="default"
+              onClick={() => void exportFile('adjustments')}
+              loading={exporting === 'adjustments'}
+            >
+              Download adjustments
+            </Button>
+          )}
+          <Button onClick={() => void exportFile('conversions')} loading={exporting === 'conversions'}>
             Download CSV
           </Button>
         </Group>

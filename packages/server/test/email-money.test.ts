@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAdmin, signIn } from './support/admin';
+import { startSink } from './support/smtp-sink';
+import { startTestApp, type TestApp } from './support/test-app';
+
+// Issue 35 part 4: the e-mail summaries carry the money of their period — revenue net of returns, ad cost,
+// profit, the top and bottom campaigns by profit — as the analytics sources table computes it. Against a
+// local SMTP sink; each test passes the instant to runDue().
+
+let sink: Awaited<ReturnType<typeof startSink>>;
+let t: TestApp;
+let cookies: Record<string, string>;
+
+// The week of Monday 23 to Sunday 29 November 2026 in New York (EST, UTC-5); its report goes out on
+// Monday the 30th at 09:00 EST, 14:00 UTC.
+const IN_WEEK = '2026-11-25';
+
+async function traffic(channel: string, source: string, campaign: string, day = IN_WEEK) {
+  const pool = t.app.db.pool;
+  await pool.query(
+    `insert into analytics_daily_source (day, country, channel, source, campaign, visits, visitors)
+     values ($1, 'US', $2, $3, $4, 100, 100)`,
+    [day, channel, source, campaign],
+  );
+  await pool.query(
+    `insert into lead_daily_source (day, country, channel, source, campaign, leads, consenting, beneficiaries, tracked)
+     values ($1, 'US', $2, $3, $4, 5, 5, 0, 5)`,
+    [day, channel, source, campaign],
+  );
+}
+async function sale(
+  channel: string,
+  source: string,
+  campaign: string,
+  price: string,
+  opts: { returned?: boolean; at?: string } = {},
+) {
+  const at = opts.at ?? `${IN_WEEK}T16:00:00Z`;
+  await t.app.db.pool.query(
+    `insert into lead_sale (lead_id, lead_kind, status, price, sold_at, country, channel, source, campaign,
+       returned_at, created_at)
+     values ($1, 'website', 'sold', $2, $3, 'US', $4, $5, $6, $7, $3)`,
+    [randomUUID(), price, at, channel, source, campaign, opts.returned ? '2026-11-27T15:00:00Z' : null],
+  );
+}
+
+beforeAll(async () => {
+  sink = await startSink();
+  t = await startTestApp(
+    { SMTP_URL: `smtp://127.0.0.1:${sink.port}`, TIME_ZONE: 'America/New_York' },
+    { emailScheduler: false },
+  );
+  await seedAdmin(t.app);
+  cookies = await signIn(t.app);
+  const saved = await t.app.inject({
+    method: 'PATCH',
+    url: '/api/admin/me/email',
+    cookies,
+    payload: { email: 'ops@example.com', dailySummary: true, weeklySummary: true, alerts: false },
+  });
+  expect(saved.statusCode).toBe(200);
+
+  // Spring: $50.00 net (a third sale returned), $30.00 of cost → $20.00.
+  await traffic('Paid Search', 'google', 'Spring');
+  await sale('Paid Search', 'google', 'Spring', '25.00');
+  await sale('Paid Search', 'google', 'Spring', '25.00');
+  await sale('Paid Search', 'google', 'Spring', '25.00', { returned: true });
+  // Summer: $100.00, $10.00 of cost → $90.00; and a sale the Monday after, outside the week.
+  await traffic('Paid Search', 'google', 'Summer');
+  await sale('Paid Search', 'google', 'Summer', '100.00');
+  await traffic('Paid Search', 'google', 'Summer', '2026-11-30');
+  await sale('Paid Search', 'google', 'Summer', '500.00', { at: '2026-11-30T15:00:00Z' });
+  // November (newsletter): $12.34, no cost → $12.34.
+  await traffic('Email', 'newsletter', 'November');
+  await sale('Email', 'newsletter', 'November', '12.34');
+  // Retarget: no sale, $15.50 of cost → -$15.50. Fall: $5.00, $45.00 of cost → -$40.00.
+  await traffic('Paid Social', 'facebook', 'Retarget');
+  await traffic('Paid Search', 'bing', 'Fall');
+  await sale('Paid Search', 'bing', 'Fall', '5.00');
+  // Organic: traffic and no money at all, never ranked.
+  await traffic('Organic Search', 'duckduckgo', '');
+
+  const costs = await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/ad-costs',
+    cookies,
+    payload: {
+      rows: [
+        { date: IN_WEEK, source: 'google', campaign: 'Spring', cost: 30 },
+        { date: IN_WEEK, source: 'google', campaign: 'Summer', cost: 10 },
+        { date: '2026-11-22', source: 'google', campaign: 'Summer', cost: 999 }, // the Sunday before
+        { date: IN_WEEK, source: 'facebook', campaign: 'Retarget', cost: 15.5 },
+        { date: IN_WEEK, source: 'bing', campaign: 'Fall', cost: 45 },
+        // Bought, never tagged: no traffic, -$7.00.
+        { date: '2026-11-29', source: 'bing', campaign: 'Ghost', cost: 7 },
+      ],
+    },
+  });
+  expect(costs.json()).toMatchObject({ imported: 6, skipped: [] });
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+});
+
+/** The Money section of a message's text part, line by line. */
+function moneyLines(raw: string): string[] {
+  const lines = raw.split(/\r?\n/);
+  const start = lines.indexOf('Money');
+  expect(start, 'a Money section').toBeGreaterThan(-1);
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end);
+}
+
+describe('the money section of the e-mail summaries', () => {
+  it('weekly: revenue net of returns, cost, profit and the three best and worst campaigns of the week', async () => {
+    const sent = await t.app.emailReports.runDue(new Date('2026-11-30T14:05:00Z'));
+    expect(sent).toEqual(expect.arrayContaining(['daily:2026-11-29', 'weekly:2026-11-23']));
+    const weekly = sink.inbox.find((m) => /Weekly lead summary/.test(m.raw));
+    expect(moneyLines(weekly?.raw ?? '')).toEqual([
+      'Money',
+      '  Revenue (net of returns): $167.34', // 50 + 100 + 12.34 + 5
+      '  Ad cost: $107.50', // 30 + 10 + 15.50 + 45 + 7
+      '  Profit: $59.84',
+      '  Top: google / Summer: $90.00',
+      '  Top: google / Spring: $20.00',
+      '  Top: newsletter / November: $12.34',
+      '  Bottom: bing / Fall: -$40.00',
+      '  Bottom: facebook / Retarget: -$15.50',
+      '  Bottom: bing / Ghost: -$7.00',
+      '  Top and bottom campaigns (source / campaign) by profit.',
+    ]);
+  });
+
+  it('daily: the same section over the day (Sunday: the untagged campaign alone)', async () => {
+    const daily = sink.inbox.find((m) => /Daily lead summary, 2026-11-29/.test(m.raw));
+    expect(moneyLines(daily?.raw ?? '')).toEqual([
+      'Money',
+      '  Revenue (net of returns): $0.00',
+      '  Ad cost: $7.00',
+      '  Profit: -$7.00',
+      '  Top: bing / Ghost: -$7.00',
+      '  Top and bottom campaigns (source / campaign) by profit.',
+    ]);
+  });
+});
