@@ -105,7 +105,7 @@ const MICROSOFT_HEAD = [
 ];
 
 describe('conversion values', () => {
-  it('Google, accepted leads (the default, every lead stored): sold ones at their price, returned included; the rest at ADS_CONVERSION_VALUE', async () => {
+  it('Google, accepted leads (the default; a held lead is no conversion): sold ones at their price, returned included; the rest at ADS_CONVERSION_VALUE', async () => {
     const res = await get('google-ads-conversions', WEEK);
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(
@@ -115,7 +115,6 @@ describe('conversion values', () => {
         'G-sold,"Lead, web",2026-11-03 10:00:00,25.00,USD',
         'G-returned,"Lead, web",2026-11-03 11:30:00,40.00,USD',
         'G-unsold,"Lead, web",2026-11-04 07:00:00,10,USD',
-        'G-held,"Lead, web",2026-11-04 08:00:00,10,USD',
         '',
       ].join('\n'),
     );

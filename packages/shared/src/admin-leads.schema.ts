@@ -154,7 +154,7 @@ const adRangeInOrder = {
 };
 /**
  * The conversion files' query (issue 35): the range, and which leads count — `accepted` (the default:
- * every lead stored, whatever its quality verdict, as before) or `sold` (only the leads a buyer bought, returned ones included:
+ * the leads lead quality accepted) or `sold` (only the leads a buyer bought, returned ones included:
  * their retraction is the adjustments file).
  */
 export const adConversionsQuerySchema = z

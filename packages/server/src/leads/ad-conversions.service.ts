@@ -34,13 +34,15 @@ const CREATED_IN_RANGE = `l.created_at >= ($2::date::timestamp at time zone $4::
 
 /**
  * The leads' query: created within the range, with the platform's click id, not opted out, not
- * do-not-sell; oldest first. Which leads count (issue 35): `accepted` — every lead the site stored,
- * whatever its quality verdict, as before issue 35 — or `sold`, the ones a buyer bought
+ * do-not-sell; oldest first. Which leads count (issue 35): `accepted` — the leads lead quality
+ * accepted (ADR 065) — or `sold`, the ones a buyer bought
  * (returned ones too: their value is retracted by the adjustments file, not left out here). A sold lead
  * carries its price.
  */
 function conversionLeadsSql(count: AdConversionCount): string {
-  const counted = count === 'sold' ? `and s.status = 'sold'` : '';
+  // `accepted`: the leads lead quality accepted (a bot's lead is no conversion to bid on); `sold`: those a
+  // buyer bought (returned ones too: their retraction is the adjustments file).
+  const counted = count === 'sold' ? `and s.status = 'sold'` : `and l.quality_verdict = 'accept'`;
   return `select l.id, l.attribution->>$1::text as click_id, l.created_at,
       case when s.status = 'sold' then s.price::text end as price
     from website_lead l

@@ -195,7 +195,7 @@ function adConversionDocs(): Record<string, OperationDoc> {
     to: DATE_WORDS,
     count: {
       description:
-        'Which leads count: `accepted` (default; every lead stored, whatever its quality verdict) or `sold` (only leads a buyer bought, returned ones included)',
+        'Which leads count: `accepted` (default; the leads lead quality accepted) or `sold` (only leads a buyer bought, returned ones included)',
     },
   });
   const common = (platform: AdPlatform, format: string): OperationDoc => ({
