@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBuyerPagePath, isLeadPagePath } from './admin-paths';
+import { isBuyerPagePath, isCostsPagePath, isLeadPagePath, signInPath } from './admin-paths';
 import { isPagePath } from './page-paths';
 
 describe('a lead page path (issue 26)', () => {
@@ -33,6 +33,19 @@ describe('a lead page path (issue 26)', () => {
       expect(isBuyerPagePath(path), path).toBe(false);
     }
     expect(isBuyerPagePath('/admin/leads/x')).toBe(false);
+  });
+
+  it('also names the ad costs screen (issue 35), and nothing under it', () => {
+    expect(isLeadPagePath('/admin/costs')).toBe(true);
+    expect(isPagePath('/admin/costs')).toBe(true);
+    expect(isPagePath('/admin/costs/')).toBe(true);
+    expect(isCostsPagePath('/admin/costs')).toBe(true);
+    expect(signInPath('/admin/costs', false)).toBe('/admin/login?next=%2Fadmin%2Fcosts');
+    for (const path of ['/admin/costs/x', '/admin/costsx', '/admin/cost']) {
+      expect(isLeadPagePath(path), path).toBe(false);
+      expect(isCostsPagePath(path), path).toBe(false);
+    }
+    expect(isBuyerPagePath('/admin/costs')).toBe(false);
   });
 
   it('is nothing else: sign-in never sends the admin anywhere else (no open redirect)', () => {

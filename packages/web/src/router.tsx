@@ -102,7 +102,8 @@ const adminAnalyticsRoute = createRoute({
 // the id: unknown or malformed is its "not found"). One route, not two: ADR 053's landing budget. The
 // lead-quality screens (issue 33), /admin/quality/review and /admin/quality/settings, come through it
 // too, for the same reason; the review queue keeps its tab and page in the URL. So do the lead buyers'
-// screens (issue 34): /admin/buyers (the id is optional for it), /admin/buyers/new and /admin/buyers/{id}.
+// screens (issue 34): /admin/buyers (the id is optional for it), /admin/buyers/new and /admin/buyers/{id};
+// and the ad costs screen (issue 35), /admin/costs.
 const adminLeadRoute = createRoute({
   getParentRoute: () => adminLayout,
   path: '/admin/$table/{-$id}',

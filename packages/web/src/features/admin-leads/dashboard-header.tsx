@@ -37,6 +37,8 @@ export type DashboardActionHandlers = {
   onQualitySettings: () => void;
   /** Lead buyers (issue 34): who each lead is offered to, their log and their figures. */
   onBuyers: () => void;
+  /** Ad cost (issue 35): the platforms' cost reports imported, days entered by hand, what was imported. */
+  onAdCosts: () => void;
   onLogout: () => void;
   isRefreshing: boolean;
   isExporting: boolean;
@@ -86,6 +88,7 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
     { key: 'review-queue', label: 'Review queue', onClick: h.onReviewQueue, isInMenu: true },
     { key: 'quality-settings', label: 'Quality settings', onClick: h.onQualitySettings, isInMenu: true },
     { key: 'buyers', label: 'Buyers', onClick: h.onBuyers, isInMenu: true },
+    { key: 'ad-costs', label: 'Ad costs', onClick: h.onAdCosts, isInMenu: true },
   );
   return actions;
 }

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import type { AdminApiLeadDetail, AdminWebsiteLeadDetail, AuditEntry } from '@uf/shared/admin-leads';
-import { isBuyerPagePath, isLeadPagePath } from '@uf/shared/admin-paths';
+import { isBuyerPagePath, isCostsPagePath, isLeadPagePath } from '@uf/shared/admin-paths';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { businessClock } from '../../business-clock';
@@ -117,6 +117,9 @@ const QualityPages = lazy(() =>
 /** The lead buyers' screens (issue 34): their own chunk, loaded when one of them is opened. */
 const BuyerPages = lazy(() => import('../admin-buyers/buyer-pages').then((m) => ({ default: m.BuyerPages })));
 
+/** The ad costs screen (issue 35): its own chunk, loaded when it is opened. */
+const CostsPage = lazy(() => import('../admin-costs/costs-page').then((m) => ({ default: m.CostsPage })));
+
 /**
  * A lead's sale (issue 34): its own chunk, so that the router's preload list for this page stays as it was
  * (ADR 053's budget). Asked for as soon as this page's code runs: it has come by the time the lead has.
@@ -148,6 +151,14 @@ export function LeadPage() {
     return (
       <Suspense fallback={<CheckingAuthentication />}>
         <BuyerPages path={path} />
+      </Suspense>
+    );
+  }
+  // /admin/costs too (issue 35).
+  if (isCostsPagePath(path)) {
+    return (
+      <Suspense fallback={<CheckingAuthentication />}>
+        <CostsPage />
       </Suspense>
     );
   }

@@ -116,6 +116,7 @@ export function LeadsDashboardPage() {
     onQualitySettings: () => void navigate(QUALITY_SETTINGS_LINK),
     // (A literal: the buyers' link module would be one more chunk in the router's preload list, ADR 053.)
     onBuyers: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'buyers' } }),
+    onAdCosts: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'costs' } }),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,
