@@ -163,14 +163,21 @@ const SUBMIT_SQL = `
   with input as (
     select * from ${LEAD_INSERT.from}
   ), look as materialized (
-    -- Lead quality (issue 33, ADR 065): each lead's look-ups after its keys' locks, in lock-key order;
-    -- leads of this batch from the same address count as well (they cannot see each other's rows yet).
-    select i.id, l.*,
+    -- Lead quality (issue 33, ADR 065): the batch's look-ups in one call, after the locks of all its
+    -- leads' keys; leads of this batch from the same address count as well (they cannot see each other's
+    -- rows yet).
+    select i.id, l.dup_phone, l.dup_email, l.ip_10m, l.ip_24h, l.token_lead,
       count(*) over (partition by i.ip_address order by i.ord rows between unbounded preceding and 1 preceding)
         as batch_ip
-    from input i cross join lateral lead_quality_look(i.quality_lock_keys::bigint[], i.phone_look, i.email_look,
-      i.ip_address, i.form_token_nonce, ${WINDOW_DAYS}::int, ${PER_10_MINUTES}::int, ${PER_DAY}::int) l
-    order by i.lock_key
+    from (
+      select array_agg(ord) as ords, array_agg(phone_look) as phones, array_agg(email_look) as emails,
+        array_agg(ip_address) as ips, array_agg(form_token_nonce) as nonces,
+        (select array_agg(k) from input, unnest(quality_lock_keys::bigint[]) k) as lock_keys
+      from input
+    ) b
+    cross join lateral lead_quality_look_batch(b.ords, b.lock_keys, b.phones, b.emails, b.ips, b.nonces,
+      ${WINDOW_DAYS}::int, ${PER_10_MINUTES}::int, ${PER_DAY}::int) l
+    join input i using (ord)
   ), judged as (
     select i.id,
       array(select c from unnest(i.quality_codes::text[]

@@ -106,18 +106,26 @@ const PARTNER_SQL = `
     select i.ord, l.* from input i cross join lateral partner_lead_look(
       array_remove(array[i.lock1, i.lock2], null), i.partner_id, i.idempotency_key, ${TTL_HOURS}, i.digits,
       i.last_name_key, ${DUP_HOURS}, i.phone_hash) l
+  ), fresh as materialized (
+    -- The leads both rules let in.
+    select i.* from input i join look using (ord)
+    where look.stored_hash is null and look.duplicate_id is null
   ), judged as materialized (
-    -- Lead quality (issue 33): the same phone as another lead lately (website or API), looked up after
-    -- the phone's lock; the field checks came with the row.
+    -- Lead quality (issue 33): the same phone as another lead lately (website or API), looked up for the
+    -- whole batch in one call after the locks of all its phones; the field checks came with the row.
     select i.ord,
       array(select c from unnest(i.quality_codes::text[]
         || case when q.dup_phone is not null then '{DUPLICATE_PHONE}'::text[] else '{}' end) c
         order by array_position(${CODES}::text[], c)) as codes,
       i.quality_signals || jsonb_strip_nulls(jsonb_build_object('duplicatePhoneIds', q.dup_phone)) as signals
-    from input i join look using (ord)
-    cross join lateral lead_quality_look(i.quality_lock_keys::bigint[], i.phone_look, null, null, null,
+    from (
+      select array_agg(ord) as ords, array_agg(phone_look) as phones,
+        (select array_agg(k) from fresh, unnest(quality_lock_keys::bigint[]) k) as lock_keys
+      from fresh
+    ) b
+    cross join lateral lead_quality_look_batch(b.ords, b.lock_keys, b.phones, null, null, null,
       ${WINDOW_DAYS}::int, 0, 0) q
-    where look.stored_hash is null and look.duplicate_id is null
+    join fresh i using (ord)
   ), lead as (
     insert into ${PARTNER_INSERT.into}
     select ${PARTNER_SELECT}

@@ -20,6 +20,7 @@ import { Migration20261128100000_webhook_outbox } from './Migration2026112810000
 import { Migration20261129100000_lead_quality } from './Migration20261129100000_lead_quality';
 import { Migration20261129110000_lead_quality_sources } from './Migration20261129110000_lead_quality_sources';
 import { Migration20261130100000_buyers } from './Migration20261130100000_buyers';
+import { Migration20261201100000_lead_quality_batch_look } from './Migration20261201100000_lead_quality_batch_look';
 import { Migration20261202100000_ad_costs } from './Migration20261202100000_ad_costs';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
@@ -63,5 +64,9 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261129110000_lead_quality_sources,
   },
   { name: 'Migration20261130100000_buyers', class: Migration20261130100000_buyers },
+  {
+    name: 'Migration20261201100000_lead_quality_batch_look',
+    class: Migration20261201100000_lead_quality_batch_look,
+  },
   { name: 'Migration20261202100000_ad_costs', class: Migration20261202100000_ad_costs },
 ];
