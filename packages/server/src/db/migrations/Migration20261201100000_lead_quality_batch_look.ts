@@ -26,7 +26,11 @@ export class Migration20261201100000_lead_quality_batch_look extends Migration {
         ords bigint[], lock_keys bigint[], phones text[], email_keys text[], ips text[], nonces text[],
         window_days int, cap_10m int, cap_24h int)
       returns table (ord bigint, dup_phone uuid[], dup_email uuid[], ip_10m int, ip_24h int, token_lead uuid)
-      language plpgsql volatile as $$
+      language plpgsql volatile
+      -- One plan for every batch size: left to choose, PostgreSQL plans a small batch's query again on every
+      -- call (0.7 ms for one lead against 0.1 ms with the kept plan).
+      set plan_cache_mode = force_generic_plan
+      as $$
       declare
         k bigint;
       begin
