@@ -1,11 +1,12 @@
 import { LEAD_CLICK_ID_FIELDS } from '@uf/shared/attribution';
-import type { BuyerLeadField } from '@uf/shared/buyers';
 import type { Pool } from 'pg';
 
 // A lead as buyers are offered it (issue 34, ADR 069): every field a field map may read, as text or null,
 // read when the offer is made (nothing personal is copied into the queue; an erased lead is not sold).
 
-export type OfferedLead = Record<BuyerLeadField, string | null>;
+import type { OfferedLead } from './buyer-request';
+
+export type { OfferedLead };
 
 /** What the offer needs beyond the fields: who may buy it. */
 export type LeadForSale = {

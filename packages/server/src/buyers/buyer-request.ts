@@ -84,6 +84,11 @@ export function fieldValues(fields: readonly BuyerField[], lead: OfferedLead): [
   return pairs;
 }
 
+/** An e-mail buyer's lines (`to: value`), from the same field map and transforms as a post. */
+export function emailLines(fields: readonly BuyerField[], lead: OfferedLead): string[] {
+  return fieldValues(fields, lead).map(([to, value]) => `${to}: ${value}`);
+}
+
 /** Dot paths to nested objects. */
 function nest(pairs: readonly [string, string][]): Tree {
   const root: Tree = {};

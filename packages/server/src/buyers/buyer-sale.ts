@@ -14,7 +14,7 @@ import { recordAudit } from '../admin/audit.service';
 import type { Mailer } from '../email/mailer';
 import { sendOnce } from '../platform/outbound-request';
 import { type LeadForSale, loadLeadForSale, type OfferedLead } from './buyer-lead';
-import { type BuiltRequest, buildRequest, maskRequest } from './buyer-request';
+import { type BuiltRequest, buildRequest, emailLines, maskRequest } from './buyer-request';
 import { evaluateRules } from './buyer-response';
 import { capPeriodKey, isOpen } from './buyer-schedule';
 
@@ -167,12 +167,7 @@ async function emailToBuyer(
   options: Pick<SaleOptions, 'mailer'> & { test?: boolean },
 ): Promise<PostResult> {
   const started = performance.now();
-  const lines = buildRequest(
-    { kind: 'http', method: 'POST', url: 'https://mail.invalid/', encoding: 'form' },
-    fields,
-    lead,
-  );
-  const pairs = [...new URLSearchParams(lines.body ?? '').entries()].map(([k, v]) => `${k}: ${v}`);
+  const pairs = emailLines(fields, lead);
   const subject = `${options.test ? '[TEST] ' : ''}New lead ${lead.leadId}`;
   const text = [`A lead for you${options.test ? ' (a test, not a real person)' : ''}:`, '', ...pairs].join(
     '\n',

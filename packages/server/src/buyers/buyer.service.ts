@@ -18,7 +18,7 @@ import { AppError } from '../errors';
 import type { Actor } from '../leads/admin-leads.service';
 import { outboundUrlProblem } from '../platform/outbound-address';
 import { loadLeadForSale, testLead } from './buyer-lead';
-import { buildRequest, isSecretHeader, maskRequest } from './buyer-request';
+import { buildRequest, emailLines, isSecretHeader, maskRequest } from './buyer-request';
 import { type BuyerRow, buyerZone, capKeys, postToBuyer } from './buyer-sale';
 
 // Lead buyers (issue 34, ADR 069): what the admin API does — the buyers, their log, a lead's sale, returns
@@ -344,14 +344,7 @@ export async function previewBuyer(pool: Pool, input: { id: string; leadId: stri
   if (!sale) throw new AppError(ERROR_CODES.notFound, 'Lead not found');
   const delivery = buyer.config.delivery;
   if (delivery.kind === 'email') {
-    const lines = buildRequest(
-      { kind: 'http', method: 'POST', url: 'https://mail.invalid/', encoding: 'form' },
-      buyer.config.fields,
-      sale.lead,
-    );
-    const text = [...new URLSearchParams(lines.body ?? '').entries()]
-      .map(([k, v]) => `${k}: ${v}`)
-      .join('\n');
+    const text = emailLines(buyer.config.fields, sale.lead).join('\n');
     return { request: { method: 'EMAIL', url: `mailto:${delivery.to.join(',')}`, headers: {}, body: text } };
   }
   return { request: maskRequest(buildRequest(delivery, buyer.config.fields, sale.lead), delivery) };
