@@ -17,6 +17,7 @@ import type { Mailer } from '../email/mailer';
 import { AppError } from '../errors';
 import type { Actor } from '../leads/admin-leads.service';
 import { outboundUrlProblem } from '../platform/outbound-address';
+import { dateAndTimeIn } from '../platform/time';
 import { loadLeadForSale, testLead } from './buyer-lead';
 import { buildRequest, emailLines, isSecretHeader, maskRequest } from './buyer-request';
 import { type BuyerRow, buyerZone, capKeys, postToBuyer } from './buyer-sale';
@@ -101,17 +102,10 @@ const SELECT = `
     (select sum(l.price) from lead_sale l where l.buyer_id = b.id and l.sold_at >= $2) as today_revenue
   from buyer b`;
 
-/** Midnight of `at`'s day in the zone, as an instant. */
+/** Midnight of `at`'s day in the zone, as an instant (the wall time elapsed since, taken off). */
 export function startOfDayIn(at: Date, timeZone: string): Date {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(at);
-  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
-  const since = (get('hour') * 3600 + get('minute') * 60 + get('second')) * 1000 + at.getMilliseconds();
+  const [h, m, sec] = dateAndTimeIn(at, timeZone).time.split(':').map(Number);
+  const since = ((h ?? 0) * 3600 + (m ?? 0) * 60 + (sec ?? 0)) * 1000 + at.getMilliseconds();
   return new Date(at.getTime() - since);
 }
 
