@@ -129,7 +129,7 @@ async function main() {
       [3, '/c', true],
     ]) {
       await db.query(
-        `insert into buyer (id, name, priority, price, config) values (gen_random_uuid(), $1, $2, 5, $3)`,
+        `insert into buyer (id, name, priority, price_cents, config) values (gen_random_uuid(), $1, $2, 500, $3)`,
         [`bench ${path}`, priority, buyerConfig(`${rxUrl}${path}`, buys)],
       );
     }

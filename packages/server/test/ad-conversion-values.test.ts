@@ -32,8 +32,8 @@ beforeAll(async () => {
     if (sale) {
       const sold = (sale.status ?? 'sold') === 'sold';
       await t.app.db.pool.query(
-        `insert into lead_sale (lead_id, lead_kind, status, price, sold_at, returned_at, return_reason, created_at)
-         values ($1, 'website', $2, $3, $4, $5, $6, $4)`,
+        `insert into lead_sale (lead_id, lead_kind, status, price_cents, sold_at, returned_at, return_reason, created_at)
+         values ($1, 'website', $2, ($3::numeric * 100)::bigint, $4, $5, $6, $4)`,
         [
           row.id,
           sale.status ?? 'sold',

@@ -54,9 +54,9 @@ async function leads(channel: string, source: string, campaign: string, n: numbe
 }
 async function sale(channel: string, source: string, campaign: string, price: string, returned = false) {
   await t.app.db.pool.query(
-    `insert into lead_sale (lead_id, lead_kind, status, price, sold_at, country, channel, source, campaign,
+    `insert into lead_sale (lead_id, lead_kind, status, price_cents, sold_at, country, channel, source, campaign,
        returned_at, created_at)
-     values ($1, 'website', 'sold', $2, '2026-11-03T16:00:00Z', 'US', $3, $4, $5, $6, '2026-11-03T16:00:00Z')`,
+     values ($1, 'website', 'sold', ($2::numeric * 100)::bigint, '2026-11-03T16:00:00Z', 'US', $3, $4, $5, $6, '2026-11-03T16:00:00Z')`,
     [randomUUID(), price, channel, source, campaign, returned ? '2026-11-05T10:00:00Z' : null],
   );
 }

@@ -58,7 +58,7 @@ describe('selling durability', () => {
       [2, '/second'],
     ] as const) {
       await setup.query(
-        `insert into buyer (id, name, priority, price, config) values (gen_random_uuid(), $1, $2, 5, $3)`,
+        `insert into buyer (id, name, priority, price_cents, config) values (gen_random_uuid(), $1, $2, 500, $3)`,
         [path, priority, buyerConfig(`${rx.base}${path}`)],
       );
     }

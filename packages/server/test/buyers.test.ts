@@ -222,6 +222,9 @@ describe('buyers API', () => {
       'end equals start',
     ],
     [{ caps: [{ period: 'day', leads: -1 }] }, 'caps: leads'],
+    // Money is kept in whole cents: a third decimal would be rounded by someone, so it is refused.
+    [{ price: 8.555 }, 'price must be a number of dollars from 0 to 100000, at most 2 decimals'],
+    [{ caps: [{ period: 'day', amount: 10.001 }] }, 'caps: amount must be a number of dollars'],
     [
       { delivery: { kind: 'http', method: 'POST', url: 'ftp://example.com/x', encoding: 'json' } },
       'delivery.url',

@@ -38,9 +38,9 @@ async function sale(
 ) {
   const at = opts.at ?? `${IN_WEEK}T16:00:00Z`;
   await t.app.db.pool.query(
-    `insert into lead_sale (lead_id, lead_kind, status, price, sold_at, country, channel, source, campaign,
+    `insert into lead_sale (lead_id, lead_kind, status, price_cents, sold_at, country, channel, source, campaign,
        returned_at, created_at)
-     values ($1, 'website', 'sold', $2, $3, 'US', $4, $5, $6, $7, $3)`,
+     values ($1, 'website', 'sold', ($2::numeric * 100)::bigint, $3, 'US', $4, $5, $6, $7, $3)`,
     [randomUUID(), price, at, channel, source, campaign, opts.returned ? '2026-11-27T15:00:00Z' : null],
   );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_AD_COST_CSV, MAX_AD_COST_ROWS } from './ad-costs';
+import { hasWholeCents } from './money';
 
 export * from './ad-costs';
 
@@ -38,7 +39,7 @@ export const adCostRowSchema = z.object({
     .min(0, COST_WORDS)
     .max(MAX_DAILY_COST, COST_WORDS)
     // Cents are whole: 12.345 would be rounded by someone, so it is refused and the sender decides.
-    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, COST_WORDS),
+    .refine(hasWholeCents, COST_WORDS),
   currency: z
     .string({ error: 'currency must be a three-letter code such as USD' })
     .trim()

@@ -10,6 +10,7 @@ import {
   RULE_OUTCOMES,
   WEEK_DAYS,
 } from './buyers';
+import { hasWholeCents } from './money';
 import { US_STATE_CODES } from './state-sites';
 
 export * from './buyers';
@@ -25,6 +26,12 @@ const number = (name: string, min: number, max: number, int = false) => {
   const words = `${name} must be ${int ? 'a whole number' : 'a number'} from ${min} to ${max}`;
   const base = z.number({ error: words }).min(min, words).max(max, words);
   return int ? base.int(words) : base;
+};
+
+/** Dollars with whole cents (money is kept in cents: 8.555 would be rounded by someone, so it is refused). */
+const dollars = (name: string, max: number) => {
+  const words = `${name} must be a number of dollars from 0 to ${max}, at most 2 decimals`;
+  return number(name, 0, max).refine(hasWholeCents, words);
 };
 
 /** A regular expression as text: refused when JavaScript cannot compile it. */
@@ -218,7 +225,7 @@ const capSchema = z
   .object({
     period: oneOf(CAP_PERIODS, 'caps: period'),
     leads: number('caps: leads', 0, 10_000_000, true).optional(),
-    amount: number('caps: amount', 0, 100_000_000).optional(),
+    amount: dollars('caps: amount', 100_000_000).optional(),
   })
   .refine((c) => c.leads !== undefined || c.amount !== undefined, 'caps: give leads, amount or both');
 
@@ -230,7 +237,7 @@ const baseFields = {
     .max(200, 'name is too long'),
   status: oneOf(BUYER_STATUSES, 'status'),
   priority: number('priority', -1_000_000, 1_000_000, true),
-  price: number('price', 0, 100_000),
+  price: dollars('price', 100_000),
   delivery: deliverySchema,
   fields: z.array(fieldSchema).max(200, 'fields: at most 200'),
   responseRules: z.array(ruleSchema).max(50, 'responseRules: at most 50'),

@@ -207,10 +207,10 @@ function revenueSql(q: AnalyticsQuery, range: DayRange, timeZone: string, params
       clauses.push(`created_at < (${to}::date + 2)::timestamptz`, `${day} <= ${to}::date`);
     }
   }
-  // Whole cents (issue 35): price is numeric, so the product is exact and no float ever adds money up.
+  // Whole cents: no float ever adds money up.
   return `select channel, source, campaign,
       count(*) filter (where returned_at is null)::text as sold,
-      (coalesce(sum(price) filter (where returned_at is null), 0) * 100)::bigint::text as revenue_cents
+      coalesce(sum(price_cents) filter (where returned_at is null), 0)::text as revenue_cents
     from lead_sale ${where(clauses)} group by channel, source, campaign`;
 }
 

@@ -45,7 +45,7 @@ describe('evaluateRules', () => {
     expect(evaluateRules(PX_RULES, { status: 200, body: '{"Success":true,"Payout":8.5}' })).toEqual({
       outcome: 'accepted',
       reason: null,
-      price: 8.5,
+      priceCents: 850,
       reference: null,
       rule: 0,
     });
@@ -54,7 +54,7 @@ describe('evaluateRules', () => {
     ).toEqual({
       outcome: 'rejected',
       reason: 'BadRequest',
-      price: null,
+      priceCents: null,
       reference: null,
       rule: 1,
     });
@@ -64,14 +64,14 @@ describe('evaluateRules', () => {
     expect(evaluateRules(BOBERDOO_RULES, { status: 200, body: MATCHED })).toEqual({
       outcome: 'accepted',
       reason: null,
-      price: 12,
+      priceCents: 1200,
       reference: '991',
       rule: 0,
     });
     expect(evaluateRules(BOBERDOO_RULES, { status: 200, body: UNMATCHED })).toEqual({
       outcome: 'rejected',
       reason: 'No buyer for this zip',
-      price: null,
+      priceCents: null,
       reference: null,
       rule: 1,
     });
@@ -85,21 +85,21 @@ describe('evaluateRules', () => {
     expect(answer({ ResponseType: 0, LeadId: 12345678, Price: '$11.25', Message: 'Lead Accepted' })).toEqual({
       outcome: 'accepted',
       reason: null,
-      price: 11.25,
+      priceCents: 1125,
       reference: '12345678',
       rule: 0,
     });
     expect(answer({ ResponseType: 6, Message: 'Duplicate lead' })).toEqual({
       outcome: 'duplicate',
       reason: 'Duplicate lead',
-      price: null,
+      priceCents: null,
       reference: null,
       rule: 1,
     });
     expect(answer({ ResponseType: 8, Message: 'Lead rejected: daily cap reached' })).toEqual({
       outcome: 'rejected',
       reason: 'Lead rejected: daily cap reached',
-      price: null,
+      priceCents: null,
       reference: null,
       rule: 2,
     });
@@ -108,14 +108,14 @@ describe('evaluateRules', () => {
     expect(answer({ Message: 'Invalid field: Email' }, 422)).toEqual({
       outcome: 'rejected',
       reason: 'Invalid field: Email',
-      price: null,
+      priceCents: null,
       reference: null,
       rule: 3,
     });
     expect(answer({ ResponseType: 99 })).toEqual({
       outcome: 'error',
       reason: 'no response rule matched',
-      price: null,
+      priceCents: null,
       reference: null,
       rule: null,
     });
@@ -126,7 +126,7 @@ describe('evaluateRules', () => {
     expect(evaluateRules(rules, { status: 503, body: '{"Success":true}' })).toEqual({
       outcome: 'error',
       reason: 'HTTP 503',
-      price: null,
+      priceCents: null,
       reference: null,
       rule: null,
     });
@@ -209,11 +209,11 @@ describe('evaluateRules', () => {
     const emoji = evaluateRules(rules, { status: 200, body: JSON.stringify({ errors: '😀'.repeat(600) }) });
     expect(emoji.reason).toBe('😀'.repeat(500));
     expect(answer.reference).toBe('42');
-    expect(answer.price).toBeNull();
+    expect(answer.priceCents).toBeNull();
     expect(evaluateRules(rules, { status: 200, body: 'plain text' })).toEqual({
       outcome: 'rejected',
       reason: null,
-      price: null,
+      priceCents: null,
       reference: null,
       rule: 0,
     });
@@ -243,7 +243,7 @@ describe('evaluateRules', () => {
     expect(evaluateRules(rules, { status: 200, body: '{"__proto__":{"polluted":"yes"}}' })).toEqual({
       outcome: 'duplicate',
       reason: 'yes',
-      price: null,
+      priceCents: null,
       reference: null,
       rule: 2,
     });
@@ -251,7 +251,7 @@ describe('evaluateRules', () => {
     expect(evaluateRules(rules, { status: 200, body: '{"ok":1}' })).toEqual({
       outcome: 'rejected',
       reason: null,
-      price: null,
+      priceCents: null,
       reference: null,
       rule: 3,
     });
@@ -298,13 +298,14 @@ describe('readPath', () => {
 });
 
 describe('priceOf', () => {
-  it('takes numbers and numeric text, and nothing else', () => {
-    expect(priceOf(8.5)).toBe(8.5);
+  it('takes numbers and numeric text as whole cents, and nothing else', () => {
+    expect(priceOf(8.5)).toBe(850);
+    expect(priceOf(0.29)).toBe(29);
     expect(priceOf(0)).toBe(0);
-    expect(priceOf('12.00')).toBe(12);
-    expect(priceOf('$8.50')).toBe(8.5);
-    expect(priceOf(' $ 1,250.00 ')).toBe(1250);
-    expect(priceOf('.5')).toBe(0.5);
+    expect(priceOf('12.00')).toBe(1200);
+    expect(priceOf('$8.50')).toBe(850);
+    expect(priceOf(' $ 1,250.00 ')).toBe(125000);
+    expect(priceOf('.5')).toBe(50);
     for (const bad of [
       -1,
       Number.NaN,

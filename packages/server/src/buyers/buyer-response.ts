@@ -1,4 +1,5 @@
 import type { BuyerRule, BuyerRuleWhen, RuleOutcome } from '@uf/shared/buyers';
+import { centsOf, parseCents } from '@uf/shared/money';
 import { parseXml } from './buyer-xml';
 
 // What a buyer's answer means (issue 34, ADR 069): its response rules, read in order, the first that
@@ -9,7 +10,8 @@ import { parseXml } from './buyer-xml';
 export type ParsedAnswer = {
   outcome: RuleOutcome;
   reason: string | null;
-  price: number | null;
+  /** The price the buyer named, whole cents. */
+  priceCents: number | null;
   reference: string | null;
   /** Index (from 0) of the rule that matched, or null when none did. */
   rule: number | null;
@@ -107,22 +109,13 @@ function textAt(root: unknown, path: string | undefined): string | null {
   return text.length <= TEXT_CAP ? text : Array.from(text).slice(0, TEXT_CAP).join('');
 }
 
-/** A price as a number: 8.5, '12.00', '$8.50', '1,250.00'; anything not a finite amount ≥ 0 is null. */
+/**
+ * A buyer's price in whole cents: a JSON number (8.5 → 850) or an amount's text ('12.00', '$8.50',
+ * '1,250.00'); anything not an amount ≥ 0 is null.
+ */
 export function priceOf(value: unknown): number | null {
-  let amount: number;
-  if (typeof value === 'number') {
-    amount = value;
-  } else if (typeof value === 'string') {
-    const text = value
-      .trim()
-      .replace(/^\$\s*/, '')
-      .replace(/,/g, '');
-    if (!/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(text)) return null;
-    amount = Number(text);
-  } else {
-    return null;
-  }
-  return Number.isFinite(amount) && amount >= 0 ? amount : null;
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? centsOf(value) : null;
+  return typeof value === 'string' ? parseCents(value) : null;
 }
 
 /**
@@ -136,7 +129,13 @@ export function evaluateRules(
   answer: { status: number; body: string },
 ): ParsedAnswer {
   if (answer.status >= 500 && answer.status <= 599) {
-    return { outcome: 'error', reason: `HTTP ${answer.status}`, price: null, reference: null, rule: null };
+    return {
+      outcome: 'error',
+      reason: `HTTP ${answer.status}`,
+      priceCents: null,
+      reference: null,
+      rule: null,
+    };
   }
   const parsed = parseBody(answer.body);
   const tree = parsed.json !== undefined ? parsed.json : parsed.xml;
@@ -145,11 +144,17 @@ export function evaluateRules(
     return {
       outcome: rule.outcome,
       reason: textAt(tree, rule.reasonFrom),
-      price:
+      priceCents:
         rule.priceFrom === undefined || tree === undefined ? null : priceOf(readPath(tree, rule.priceFrom)),
       reference: textAt(tree, rule.refFrom),
       rule: index,
     };
   }
-  return { outcome: 'error', reason: 'no response rule matched', price: null, reference: null, rule: null };
+  return {
+    outcome: 'error',
+    reason: 'no response rule matched',
+    priceCents: null,
+    reference: null,
+    rule: null,
+  };
 }

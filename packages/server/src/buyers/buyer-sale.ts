@@ -9,6 +9,7 @@ import {
   type SaleOutcome,
   type SkipReason,
 } from '@uf/shared/buyers';
+import { centsOf } from '@uf/shared/money';
 import type { Pool } from 'pg';
 import { recordAudit } from '../admin/audit.service';
 import type { Mailer } from '../email/mailer';
@@ -33,7 +34,8 @@ export type BuyerRow = {
   name: string;
   status: 'active' | 'paused';
   priority: number;
-  price: string;
+  /** Whole cents (bigint, as pg gives it: text). */
+  price_cents: string;
   config: Omit<BuyerConfig, 'name' | 'status' | 'priority' | 'price'>;
   consecutive_errors: number;
 };
@@ -68,14 +70,14 @@ const START_SQL = `
   ), i as (
     update sale_attempt set outcome = 'error', reason = 'interrupted: the server stopped before the answer was recorded'
     where lead_id = $1 and outcome = 'sending' and not test and exists (select 1 from c)
-    returning buyer_id, cap_keys, reserved
+    returning buyer_id, cap_keys, reserved_cents
   ), r as (
-    update buyer_cap_usage u set leads = u.leads - 1, amount = u.amount - i.reserved
+    update buyer_cap_usage u set leads = u.leads - 1, amount_cents = u.amount_cents - i.reserved_cents
     from i where u.buyer_id = i.buyer_id and u.period_key = any(i.cap_keys)
   )
   select exists (select 1 from c) as claimed,
     coalesce((select json_agg(b order by b.priority, b.created_at, b.id) from (
-      select b.id, b.name, b.status, b.priority, b.price, b.config, b.consecutive_errors, b.created_at from buyer b
+      select b.id, b.name, b.status, b.priority, b.price_cents, b.config, b.consecutive_errors, b.created_at from buyer b
       where not exists (select 1 from sale_attempt s where s.lead_id = $1 and s.buyer_id = b.id and not s.test)
     ) b where exists (select 1 from c)), '[]'::json) as buyers`;
 
@@ -110,7 +112,8 @@ export const buyerZone = (buyer: Pick<BuyerRow, 'config'>, fallback: string) =>
 export type PostResult = {
   outcome: SaleOutcome;
   reason: string | null;
-  price: number | null;
+  /** The price the buyer named, whole cents. */
+  priceCents: number | null;
   reference: string | null;
   status: number | null;
   response: string | null;
@@ -140,7 +143,7 @@ export async function postToBuyer(
     response: result.excerpt ?? null,
     latencyMs: result.ms,
     request: logged,
-    price: null,
+    priceCents: null,
     reference: null,
   };
   if (result.status === undefined) {
@@ -154,7 +157,7 @@ export async function postToBuyer(
     ...base,
     outcome: parsed.outcome,
     reason: parsed.reason,
-    price: parsed.price,
+    priceCents: parsed.priceCents,
     reference: parsed.reference,
   };
 }
@@ -181,7 +184,7 @@ async function emailToBuyer(
   const done = (outcome: SaleOutcome, reason: string | null) => ({
     outcome,
     reason,
-    price: null,
+    priceCents: null,
     reference: null,
     status: null,
     response: null,
@@ -200,8 +203,6 @@ async function emailToBuyer(
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-const money = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * Runs the waterfall for lead `leadId` (the `buyer_sell` job). Does nothing when the lead's sale is not
@@ -239,7 +240,7 @@ export async function sellLead(pool: Pool, leadId: string, options: SaleOptions)
     }
     const keys = capKeys(buyer.config.caps, at, buyerZone(buyer, options.timeZone));
     const keyList = keys.map((k) => k.key);
-    const price = Number(buyer.price);
+    const priceCents = Number(buyer.price_cents);
     const timeoutMs =
       buyer.config.delivery.kind === 'http'
         ? (buyer.config.delivery.timeoutMs ?? DEFAULT_BUYER_TIMEOUT_MS)
@@ -259,8 +260,8 @@ export async function sellLead(pool: Pool, leadId: string, options: SaleOptions)
         at,
         keyList,
         keys.map((k) => k.cap.leads ?? null),
-        keys.map((k) => k.cap.amount ?? null),
-        price,
+        keys.map((k) => (k.cap.amount === undefined ? null : centsOf(k.cap.amount))),
+        priceCents,
         Math.ceil(timeoutMs / 1000) + LEASE_MARGIN_SECONDS,
       ],
     });
@@ -286,14 +287,14 @@ export async function sellLead(pool: Pool, leadId: string, options: SaleOptions)
         buyer.id,
         result.outcome,
         result.reason,
-        sold ? money(result.price ?? price) : result.price,
+        sold ? (result.priceCents ?? priceCents) : result.priceCents,
         result.reference,
         result.latencyMs,
         result.request,
         result.status,
         result.response,
         keyList,
-        price,
+        priceCents,
         options.clock(),
         max,
         pausedReason,

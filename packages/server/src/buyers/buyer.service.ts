@@ -11,6 +11,7 @@ import {
   type SaleAttemptView,
 } from '@uf/shared/buyers';
 import { ERROR_CODES } from '@uf/shared/errors';
+import { centsOf, dollarsOf } from '@uf/shared/money';
 import type { Pool } from 'pg';
 import { recordAudit } from '../admin/audit.service';
 import type { Mailer } from '../email/mailer';
@@ -29,10 +30,10 @@ type Row = BuyerRow & {
   paused_reason: string | null;
   created_at: Date;
   updated_at: Date;
-  usage: Record<string, { leads: number; amount: string }> | null;
+  usage: Record<string, { leads: number; amount_cents: string }> | null;
   today_offered: number;
   today_sold: number;
-  today_revenue: string | null;
+  today_revenue_cents: string | null;
 };
 
 const notFound = () => new AppError(ERROR_CODES.notFound, 'Buyer not found');
@@ -92,14 +93,14 @@ function checkUrls(delivery: BuyerDelivery, allowPrivate: boolean) {
 }
 
 const SELECT = `
-  select b.id, b.name, b.status, b.priority, b.price, b.config, b.consecutive_errors, b.paused_reason,
+  select b.id, b.name, b.status, b.priority, b.price_cents, b.config, b.consecutive_errors, b.paused_reason,
     b.created_at, b.updated_at,
-    (select json_object_agg(u.period_key, json_build_object('leads', u.leads, 'amount', u.amount))
+    (select json_object_agg(u.period_key, json_build_object('leads', u.leads, 'amount_cents', u.amount_cents))
        from buyer_cap_usage u where u.buyer_id = b.id and u.period_key = any($1::text[])) as usage,
     (select count(*) filter (where s.outcome not in ('skipped'))::int from sale_attempt s
        where s.buyer_id = b.id and not s.test and s.at >= $2) as today_offered,
     (select count(*)::int from lead_sale l where l.buyer_id = b.id and l.sold_at >= $2) as today_sold,
-    (select sum(l.price) from lead_sale l where l.buyer_id = b.id and l.sold_at >= $2) as today_revenue
+    (select sum(l.price_cents) from lead_sale l where l.buyer_id = b.id and l.sold_at >= $2) as today_revenue_cents
   from buyer b`;
 
 /** Midnight of `at`'s day in the zone, as an instant (the wall time elapsed since, taken off). */
@@ -119,17 +120,21 @@ function viewOf(r: Row, ctx: ViewContext): BuyerView {
     name: r.name,
     status: r.status,
     priority: r.priority,
-    price: Number(r.price),
+    price: dollarsOf(Number(r.price_cents)),
     ...r.config,
     delivery: maskDelivery(r.config.delivery),
     caps: keys.map(({ cap, key }) => ({
       ...cap,
       usedLeads: r.usage?.[key]?.leads ?? 0,
-      usedAmount: Number(r.usage?.[key]?.amount ?? 0),
+      usedAmount: dollarsOf(Number(r.usage?.[key]?.amount_cents ?? 0)),
     })),
     pausedReason: r.paused_reason,
     consecutiveErrors: r.consecutive_errors,
-    today: { offered: r.today_offered, sold: r.today_sold, revenue: Number(r.today_revenue ?? 0) },
+    today: {
+      offered: r.today_offered,
+      sold: r.today_sold,
+      revenue: dollarsOf(Number(r.today_revenue_cents ?? 0)),
+    },
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
   };
@@ -175,14 +180,14 @@ export async function createBuyer(pool: Pool, input: BuyerCreateInput, options: 
   const delivery = keepMaskedSecrets(input.delivery, undefined);
   const id = crypto.randomUUID();
   await pool.query(
-    `insert into buyer (id, name, status, priority, price, config, paused_reason)
+    `insert into buyer (id, name, status, priority, price_cents, config, paused_reason)
      values ($1, $2, $3, $4, $5, $6, $7)`,
     [
       id,
       input.name,
       input.status,
       input.priority,
-      input.price,
+      centsOf(input.price),
       configOf({ ...input, schedule: input.schedule ?? undefined, delivery }),
       input.status === 'paused' ? 'Paused by an admin' : null,
     ],
@@ -217,7 +222,7 @@ export async function updateBuyer(pool: Pool, input: BuyerUpdateInput, options: 
   if (input.maxConsecutiveErrors !== undefined) config.maxConsecutiveErrors = input.maxConsecutiveErrors;
   await pool.query(
     `update buyer set name = coalesce($2, name), status = coalesce($3, status), priority = coalesce($4, priority),
-       price = coalesce($5, price), config = $6,
+       price_cents = coalesce($5, price_cents), config = $6,
        -- Resuming starts afresh: no reason, no error streak.
        paused_reason = case when $3 = 'active' then null when $3 = 'paused' and status = 'active' then 'Paused by an admin' else paused_reason end,
        consecutive_errors = case when $3 = 'active' then 0 else consecutive_errors end,
@@ -230,7 +235,7 @@ export async function updateBuyer(pool: Pool, input: BuyerUpdateInput, options: 
       input.name ?? null,
       input.status ?? null,
       input.priority ?? null,
-      input.price ?? null,
+      input.price === undefined ? null : centsOf(input.price),
       configOf(config),
     ],
   );
@@ -277,7 +282,7 @@ type AttemptRow = {
   test: boolean;
   outcome: SaleAttemptView['outcome'];
   reason: string | null;
-  price: string | null;
+  price_cents: string | null;
   reference: string | null;
   latency_ms: number | null;
   request: SaleAttemptView['request'];
@@ -287,7 +292,7 @@ type AttemptRow = {
 
 const ATTEMPT_SELECT = `
   select s.id, s.buyer_id, b.name as buyer_name, s.lead_id, s.lead_kind, s.at, s.test, s.outcome, s.reason,
-    s.price, s.reference, s.latency_ms, s.request, s.status, s.response
+    s.price_cents, s.reference, s.latency_ms, s.request, s.status, s.response
   from sale_attempt s join buyer b on b.id = s.buyer_id`;
 
 const attemptView = (r: AttemptRow): SaleAttemptView => ({
@@ -300,7 +305,7 @@ const attemptView = (r: AttemptRow): SaleAttemptView => ({
   test: r.test,
   outcome: r.outcome,
   reason: r.reason,
-  price: r.price === null ? null : Number(r.price),
+  price: r.price_cents === null ? null : dollarsOf(Number(r.price_cents)),
   reference: r.reference,
   latencyMs: r.latency_ms,
   request: r.request,
@@ -324,7 +329,7 @@ export async function listAttempts(
 
 async function buyerRow(pool: Pool, id: string): Promise<BuyerRow> {
   const { rows } = await pool.query<BuyerRow>(
-    'select id, name, status, priority, price, config, consecutive_errors from buyer where id = $1',
+    'select id, name, status, priority, price_cents, config, consecutive_errors from buyer where id = $1',
     [id],
   );
   if (!rows[0]) throw notFound();
@@ -354,7 +359,7 @@ export async function testBuyer(
   const result = await postToBuyer(buyer, testLead(options.now), { ...options, test: true });
   const { rows } = await pool.query<AttemptRow>(
     `with s as (
-       insert into sale_attempt (id, buyer_id, test, at, outcome, reason, price, reference, latency_ms, request, status, response)
+       insert into sale_attempt (id, buyer_id, test, at, outcome, reason, price_cents, reference, latency_ms, request, status, response)
        values (gen_random_uuid(), $1, true, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *
      ) select s.*, b.name as buyer_name from s join buyer b on b.id = s.buyer_id`,
     [
@@ -362,7 +367,7 @@ export async function testBuyer(
       options.now,
       result.outcome,
       result.reason,
-      result.price,
+      result.priceCents,
       result.reference,
       result.latencyMs,
       result.request,
@@ -383,7 +388,7 @@ type SaleRow = {
   status: LeadSaleView['status'];
   buyer_id: string | null;
   buyer_name: string | null;
-  price: string | null;
+  price_cents: string | null;
   sold_at: Date | null;
   returned_at: Date | null;
   return_reason: string | null;
@@ -399,7 +404,7 @@ export async function leadSale(pool: Pool, leadId: string): Promise<LeadSaleView
     [leadId],
   );
   const { rows } = await pool.query<SaleRow>(
-    `select l.status, l.buyer_id, b.name as buyer_name, l.price, l.sold_at, l.returned_at, l.return_reason, l.return_note
+    `select l.status, l.buyer_id, b.name as buyer_name, l.price_cents, l.sold_at, l.returned_at, l.return_reason, l.return_note
      from lead_sale l left join buyer b on b.id = l.buyer_id where l.lead_id = $1`,
     [leadId],
   );
@@ -415,7 +420,7 @@ export async function leadSale(pool: Pool, leadId: string): Promise<LeadSaleView
   const view: LeadSaleView = { status, attempts: attempts.map(attemptView) };
   if (sale?.buyer_id) view.buyerId = sale.buyer_id;
   if (sale?.buyer_name) view.buyerName = sale.buyer_name;
-  if (sale?.price != null) view.price = Number(sale.price);
+  if (sale?.price_cents != null) view.price = dollarsOf(Number(sale.price_cents));
   if (sale?.sold_at) view.soldAt = iso(sale.sold_at);
   if (sale?.returned_at) {
     view.returned = { at: iso(sale.returned_at), reason: sale.return_reason ?? '', note: sale.return_note };
@@ -432,12 +437,12 @@ export async function returnLead(
   const { rows } = await pool.query<{
     status: string;
     buyer_id: string | null;
-    price: string | null;
+    price_cents: string | null;
     sold_at: Date | null;
     returned_at: Date | null;
     config: BuyerRow['config'] | null;
   }>(
-    `select l.status, l.buyer_id, l.price, l.sold_at, l.returned_at, b.config
+    `select l.status, l.buyer_id, l.price_cents, l.sold_at, l.returned_at, b.config
      from lead_sale l left join buyer b on b.id = l.buyer_id where l.lead_id = $1`,
     [input.id],
   );
@@ -469,7 +474,7 @@ export async function returnLead(
   return {
     leadId: input.id,
     buyerId: sale.buyer_id,
-    credited: Number(sale.price ?? 0),
+    credited: dollarsOf(Number(sale.price_cents ?? 0)),
     returnedAt: options.now.toISOString(),
   };
 }
@@ -498,8 +503,8 @@ export async function revenue(
            (select count(*) from sale_attempt s join lead_sale l on l.lead_id = s.lead_id
              where s.buyer_id = b.id and not s.test and s.outcome <> 'skipped' and ${RANGE})::int as offered,
            count(l.lead_id)::int as sold,
-           coalesce(sum(l.price), 0) as revenue,
-           coalesce(sum(l.price) filter (where l.returned_at is not null), 0) as returned
+           coalesce(sum(l.price_cents), 0) as revenue,
+           coalesce(sum(l.price_cents) filter (where l.returned_at is not null), 0) as returned
          from buyer b left join lead_sale l on l.buyer_id = b.id and l.status = 'sold' and ${RANGE}
          group by b.id, b.name
          having count(l.lead_id) > 0 or exists (
@@ -509,10 +514,11 @@ export async function revenue(
       : `select ${GROUP_KEY[input.groupBy]} as key,
            count(*) filter (where l.status <> 'not_for_sale')::int as offered,
            count(*) filter (where l.status = 'sold')::int as sold,
-           coalesce(sum(l.price) filter (where l.status = 'sold'), 0) as revenue,
-           coalesce(sum(l.price) filter (where l.status = 'sold' and l.returned_at is not null), 0) as returned
+           coalesce(sum(l.price_cents) filter (where l.status = 'sold'), 0) as revenue,
+           coalesce(sum(l.price_cents) filter (where l.status = 'sold' and l.returned_at is not null), 0) as returned
          from lead_sale l where ${RANGE}
          group by 1 order by ${input.groupBy === 'day' ? '1' : '4 desc, 1'}`;
+  // Sums in whole cents (bigint: text from pg); dollars only in the answer.
   const { rows } = await pool.query<{
     key: string;
     offered: number;
@@ -527,9 +533,9 @@ export async function revenue(
       key: r.key,
       offered: r.offered,
       sold: r.sold,
-      revenue: rev,
-      returned: ret,
-      net: Math.round((rev - ret) * 100) / 100,
+      revenue: dollarsOf(rev),
+      returned: dollarsOf(ret),
+      net: dollarsOf(rev - ret),
     };
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GOOGLE_CSV, META_CSV, MICROSOFT_CSV } from '../../test/support/ad-cost-reports';
-import { CostFileError, parseCents, parseReportDay, readCostFile, splitLine } from './ad-cost-csv';
+import { CostFileError, costCents, parseReportDay, readCostFile, splitLine } from './ad-cost-csv';
 
 describe('readCostFile', () => {
   it('reads a Google Ads campaign report: preamble, quoted thousands and totals left out', () => {
@@ -91,11 +91,12 @@ describe('the pieces', () => {
   });
 
   it('reads amounts as whole cents without floating point', () => {
-    expect(parseCents('0.29')).toBe(29);
-    expect(parseCents('$1,234.5')).toBe(123450);
-    expect(parseCents('12.345')).toBe(1235);
-    expect(parseCents('--')).toBe(0);
-    expect(parseCents('1.2.3')).toBeNull();
-    expect(parseCents('-5')).toBeNull();
+    expect(costCents('0.29')).toBe(29);
+    expect(costCents('$1,234.5')).toBe(123450);
+    expect(costCents('12.345')).toBe(1235);
+    expect(costCents('--')).toBe(0);
+    expect(costCents('')).toBe(0);
+    expect(costCents('1.2.3')).toBeNull();
+    expect(costCents('-5')).toBeNull();
   });
 });

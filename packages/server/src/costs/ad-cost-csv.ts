@@ -4,6 +4,7 @@ import {
   type AdCostPlatform,
   MAX_AD_COST_ROWS,
 } from '@uf/shared/ad-costs';
+import { parseCents } from '@uf/shared/money';
 
 // The ad platforms' campaign reports, read (issue 35). Each platform writes a few lines above its header
 // (report name, date range, time zone), totals below or among its rows, and a footer; the header line is
@@ -161,19 +162,10 @@ export function parseReportDay(text: string): string | null {
   return null;
 }
 
-/**
- * An amount as whole cents, from its text: "1,234.56", "$12.3", "0" ("--" and "" are no spend). Done on
- * the digits, never through a float: 0.1 + 0.2 is not a cost. A third decimal (Meta writes some) rounds half up.
- */
-export function parseCents(text: string): number | null {
-  const s = text.trim().replace(/^\$/, '');
-  if (s === '' || s === '--') return 0;
-  const m = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/.exec(s);
-  if (!m) return null;
-  const whole = Number((m[1] ?? '0').replaceAll(',', ''));
-  const frac = (m[2] ?? '').padEnd(3, '0');
-  const cents = whole * 100 + Number(frac.slice(0, 2)) + (Number(frac[2]) >= 5 ? 1 : 0);
-  return Number.isSafeInteger(cents) ? cents : null;
+/** A cost cell as whole cents ("--" and "" are no spend; the rest as `parseCents` reads amounts). */
+export function costCents(text: string): number | null {
+  const s = text.trim();
+  return s === '' || s === '--' ? 0 : parseCents(s);
 }
 
 /**
@@ -233,7 +225,7 @@ export function readCostFile(text: string): CostFile {
     const at = (k: number) => (fields[k] ?? '').trim();
     const date = parseReportDay(at(c.date));
     if (!date) throw new CostFileError(line, `"${at(c.date)}" is not a day (YYYY-MM-DD or M/D/YYYY)`);
-    const cents = parseCents(at(c.cost));
+    const cents = costCents(at(c.cost));
     if (cents === null) throw new CostFileError(line, `"${at(c.cost)}" is not an amount`);
     const campaign = at(c.campaign);
     // Meta's summary row ("Include summary row") is the one without a campaign name.

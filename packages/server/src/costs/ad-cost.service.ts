@@ -1,6 +1,7 @@
 import { AD_COST_CURRENCY, type AdCostImportAnswer, type AdCostRow, costKey } from '@uf/shared/ad-costs';
 import type { AdCostDeleteInput, AdCostImportInput } from '@uf/shared/ad-costs.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
+import { centsOf, dollarsOf } from '@uf/shared/money';
 import type { Pool } from 'pg';
 import { recordAudit } from '../admin/audit.service';
 import { AppError } from '../errors';
@@ -10,9 +11,6 @@ import { CostFileError, type CostLine, readCostFile } from './ad-cost-csv';
 // and in the table; dollars only in the answers.
 
 type Actor = { username: string; ipAddress: string | null };
-
-/** Dollars of whole cents, for an answer (exact: cents ÷ 100 has at most two decimals). */
-export const dollars = (cents: number) => cents / 100;
 
 /**
  * Rows with the same day, source and campaign (a report broken down by ad set, a campaign named twice
@@ -44,7 +42,7 @@ function fromRows(rows: NonNullable<AdCostImportInput['rows']>) {
       date: r.date,
       source: r.source,
       campaign: r.campaign,
-      cents: Math.round(r.cost * 100),
+      cents: centsOf(r.cost),
     });
   });
   return { lines, skipped };
@@ -141,12 +139,12 @@ export async function listAdCosts(
       date: r.date,
       source: r.source,
       campaign: r.campaign,
-      cost: dollars(cents),
+      cost: dollarsOf(cents),
       currency: r.currency,
       importedAt: r.imported_at.toISOString(),
     };
   });
-  return { rows: out, totalCost: dollars(total) };
+  return { rows: out, totalCost: dollarsOf(total) };
 }
 
 export async function deleteAdCosts(

@@ -44,7 +44,7 @@ function conversionLeadsSql(count: AdConversionCount): string {
   // buyer bought (returned ones too: their retraction is the adjustments file).
   const counted = count === 'sold' ? `and s.status = 'sold'` : `and l.quality_verdict = 'accept'`;
   return `select l.id, l.attribution->>$1::text as click_id, l.created_at,
-      case when s.status = 'sold' then s.price::text end as price
+      case when s.status = 'sold' then (s.price_cents / 100.0)::numeric(14, 2)::text end as price
     from website_lead l
     left join lead_sale s on s.lead_id = l.id and s.lead_kind = 'website'
     where l.attribution ? $1::text and ${CREATED_IN_RANGE}

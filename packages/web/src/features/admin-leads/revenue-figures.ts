@@ -20,8 +20,10 @@ export function revenueRange(today: string) {
 
 /** Net revenue (after returns) today, over the last 7 and the last 30 days, from rows per day. */
 export function revenueSummary(rows: { key: string; net: number }[], today: string) {
+  // Added up in whole cents (each day's net is dollars with whole cents), so no float error builds up.
   const sum = (from: string) =>
-    Math.round(rows.filter((r) => r.key >= from && r.key <= today).reduce((s, r) => s + r.net, 0) * 100) /
-    100;
+    rows
+      .filter((r) => r.key >= from && r.key <= today)
+      .reduce((cents, r) => cents + Math.round(r.net * 100), 0) / 100;
   return { today: sum(today), last7: sum(addDays(today, -6)), last30: sum(addDays(today, -29)) };
 }
