@@ -7,13 +7,6 @@ export const centsOf = (dollars: number): number => Math.round(dollars * 100);
 /** Dollars of whole cents, for an answer, a file or a screen: 850 → 8.5. */
 export const dollarsOf = (cents: number): number => cents / 100;
 
-/** Dollars of whole cents as text with two decimals, exactly: 2500 → '25.00', 5 → '0.05'. */
-export function dollarText(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
 /**
  * Whole cents from an amount's text: "1,234.56", "$12.3", "$ 8.50", ".5", "0". Done on the digits, never
  * through a float: 0.1 + 0.2 is not an amount. A third decimal (Meta writes some) rounds half up. Null
