@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsOf, dollarsOf, dollarText, parseCents } from './money';
+import { centsOf, dollarsOf, parseCents } from './money';
 
 describe('money in whole cents', () => {
   it('reads amounts as whole cents without floating point', () => {
