@@ -4,7 +4,7 @@ import { installJobQueue } from '../src/webhooks/webhook-worker';
 import { createTestDatabase, type TestDatabase } from './support/test-db';
 
 // Money is whole cents (house rule): the buyers' money columns, numeric dollars when issue 34 landed, are
-// converted by Migration20261203100000_buyer_money_cents without losing a cent — and back on down().
+// converted by Migration20261204100000_buyer_money_cents without losing a cent — and back on down().
 
 const BEFORE = 'Migration20261202100000_ad_costs';
 let testDb: TestDatabase;

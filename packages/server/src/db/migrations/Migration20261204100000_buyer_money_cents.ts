@@ -109,8 +109,8 @@ function saleFunctions(money: 'numeric' | 'bigint', c: (name: string) => string)
   ];
 }
 
-export class Migration20261203100000_buyer_money_cents extends Migration {
-  override name = 'Migration20261203100000_buyer_money_cents';
+export class Migration20261204100000_buyer_money_cents extends Migration {
+  override name = 'Migration20261204100000_buyer_money_cents';
 
   override up(): void {
     for (const sql of DROP_FUNCTIONS('numeric')) this.addSql(sql);
