@@ -16,18 +16,25 @@ let cookies: Record<string, string>;
 // Monday the 30th at 09:00 EST, 14:00 UTC.
 const IN_WEEK = '2026-11-25';
 
+/** A day's visits and leads of a campaign, in the day's and the month's rollups (as the ingest writes them). */
 async function traffic(channel: string, source: string, campaign: string, day = IN_WEEK) {
   const pool = t.app.db.pool;
-  await pool.query(
-    `insert into analytics_daily_source (day, country, channel, source, campaign, visits, visitors)
-     values ($1, 'US', $2, $3, $4, 100, 100)`,
-    [day, channel, source, campaign],
-  );
-  await pool.query(
-    `insert into lead_daily_source (day, country, channel, source, campaign, leads, consenting, beneficiaries, tracked)
-     values ($1, 'US', $2, $3, $4, 5, 5, 0, 5)`,
-    [day, channel, source, campaign],
-  );
+  for (const [period, key] of [
+    ['daily', 'day'],
+    ['monthly', 'month'],
+  ] as const) {
+    const at = period === 'daily' ? day : `${day.slice(0, 7)}-01`;
+    await pool.query(
+      `insert into analytics_${period}_source (${key}, country, channel, source, campaign, visits, visitors)
+       values ($1, 'US', $2, $3, $4, 100, 100)`,
+      [at, channel, source, campaign],
+    );
+    await pool.query(
+      `insert into lead_${period}_source (${key}, country, channel, source, campaign, leads, consenting, beneficiaries, tracked)
+       values ($1, 'US', $2, $3, $4, 5, 5, 0, 5)`,
+      [at, channel, source, campaign],
+    );
+  }
 }
 async function sale(
   channel: string,
@@ -143,5 +150,52 @@ describe('the money section of the e-mail summaries', () => {
       '  Top: bing / Ghost: -$7.00',
       '  Top and bottom campaigns (source / campaign) by profit.',
     ]);
+  });
+
+  it('monthly: the month before, sent on the first to the admins who opted in (the choice kept when a client leaves it out)', async () => {
+    const optIn = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/admin/me/email',
+      cookies,
+      payload: {
+        email: 'ops@example.com',
+        dailySummary: false,
+        weeklySummary: false,
+        monthlySummary: true,
+        alerts: false,
+      },
+    });
+    expect(optIn.json()).toMatchObject({ monthlySummary: true, dailySummary: false });
+    // A client from before the monthly summary sends the other three: the monthly one stays on.
+    const older = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/admin/me/email',
+      cookies,
+      payload: { email: 'ops@example.com', dailySummary: false, weeklySummary: false, alerts: false },
+    });
+    expect(older.json()).toMatchObject({ monthlySummary: true });
+    const read = await t.app.inject({ method: 'GET', url: '/api/admin/me/email', cookies });
+    expect(read.json()).toMatchObject({ monthlySummary: true, weeklySummary: false });
+
+    // Tuesday 1 December 2026, 09:05 EST: November's summary (the daily one is off now: nobody gets it).
+    const sent = await t.app.emailReports.runDue(new Date('2026-12-01T14:05:00Z'));
+    expect(sent).toContain('monthly:2026-11-01');
+    expect(sink.inbox.some((m) => /Daily lead summary, 2026-11-30/.test(m.raw))).toBe(false);
+    const monthly = sink.inbox.find((m) => /Monthly lead summary, 2026-11-01 to 2026-11-30/.test(m.raw));
+    expect(moneyLines(monthly?.raw ?? '')).toEqual([
+      'Money',
+      '  Revenue (net of returns): $667.34', // the week's 167.34 and the Monday after's 500
+      '  Ad cost: $1,106.50', // the week's 107.50 and the Sunday before's 999
+      '  Profit: -$439.16',
+      '  Top: google / Spring: $20.00',
+      '  Top: newsletter / November: $12.34',
+      '  Top: bing / Ghost: -$7.00',
+      '  Bottom: google / Summer: -$409.00', // 600 of revenue, 1,009 of cost
+      '  Bottom: bing / Fall: -$40.00',
+      '  Bottom: facebook / Retarget: -$15.50',
+      '  Top and bottom campaigns (source / campaign) by profit.',
+    ]);
+    // Sent once: a second run (another replica) sends nothing.
+    expect(await t.app.emailReports.runDue(new Date('2026-12-01T14:06:00Z'))).toEqual([]);
   });
 });

@@ -52,7 +52,7 @@ const settings = (cookies: Record<string, string>, payload: object) =>
   t.app.inject({ method: 'PATCH', url: '/api/admin/me/email', cookies, payload });
 const sendTest = (cookies: Record<string, string>) =>
   t.app.inject({ method: 'POST', url: '/api/admin/me/email/test', cookies });
-const off = { dailySummary: false, weeklySummary: false, alerts: false };
+const off = { dailySummary: false, weeklySummary: false, monthlySummary: false, alerts: false };
 
 describe('the admin e-mail settings and the test e-mail', () => {
   it('validates the address and refuses an opt-in without one, naming the field', async () => {

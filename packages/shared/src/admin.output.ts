@@ -40,6 +40,7 @@ export const emailSettingsOutputSchema = z.object({
   email: text("The admin's address; empty when none"),
   dailySummary: flag(),
   weeklySummary: flag(),
+  monthlySummary: flag(),
   alerts: flag(),
   configured: flag('SMTP_URL is set: the server can send e-mail'),
 });

@@ -27,7 +27,7 @@ const page = (title: string, body: string) =>
   `<body style="font-family:Arial,Helvetica,sans-serif;color:#222">${body}</body></html>`;
 
 export function renderSummary(input: {
-  kind: 'Daily' | 'Weekly';
+  kind: 'Daily' | 'Weekly' | 'Monthly';
   periodLabel: string;
   timeZone: string;
   sections: SummarySection[];

@@ -31,9 +31,11 @@ export type SummarySectionSource = (pool: Pool, period: SummaryPeriod) => Promis
 
 type Recipient = { email: string };
 type AlertRule = 'no_leads' | 'endpoint_disabled' | `buyer_paused:${string}` | `buyer_idle:${string}`;
+const REPORT_KIND = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' } as const;
 const OPT_IN_COLUMN = {
   daily: 'email_daily_summary',
   weekly: 'email_weekly_summary',
+  monthly: 'email_monthly_summary',
   alerts: 'email_alerts',
 };
 
@@ -143,7 +145,7 @@ export function createEmailReports(deps: EmailReportsDeps) {
   async function summaryEmail(report: DueReport): Promise<Email> {
     const period = { from: report.from, to: report.to };
     return renderSummary({
-      kind: report.rule === 'daily' ? 'Daily' : 'Weekly',
+      kind: REPORT_KIND[report.rule],
       periodLabel: report.label,
       timeZone,
       sections: await Promise.all(sections.map((source) => source(pool, period))),
@@ -370,9 +372,11 @@ export function createEmailReports(deps: EmailReportsDeps) {
         email: string | null;
         daily: boolean;
         weekly: boolean;
+        monthly: boolean;
         alerts: boolean;
       }>(
-        `select email, email_daily_summary as daily, email_weekly_summary as weekly, email_alerts as alerts
+        `select email, email_daily_summary as daily, email_weekly_summary as weekly,
+           email_monthly_summary as monthly, email_alerts as alerts
          from admin_user where id = $1`,
         [adminId],
       );
@@ -382,17 +386,29 @@ export function createEmailReports(deps: EmailReportsDeps) {
         email: r.email ?? '',
         dailySummary: r.daily,
         weeklySummary: r.weekly,
+        monthlySummary: r.monthly,
         alerts: r.alerts,
         configured: mailer.configured,
       };
     },
     async updateSettings(admin: ActingAdmin, input: EmailSettingsInput): Promise<EmailSettings> {
       const adminId = admin.id;
-      await pool.query(
+      const { rows } = await pool.query<{ monthly: boolean }>(
         `update admin_user set email = $2, email_daily_summary = $3, email_weekly_summary = $4,
-           email_alerts = $5, updated_at = now() where id = $1`,
-        [adminId, input.email || null, input.dailySummary, input.weeklySummary, input.alerts],
+           -- Left out, it is kept, unless the address goes: without one nothing can be sent.
+           email_monthly_summary = case when $2::text is null then false else coalesce($6, email_monthly_summary) end,
+           email_alerts = $5, updated_at = now()
+         where id = $1 returning email_monthly_summary as monthly`,
+        [
+          adminId,
+          input.email || null,
+          input.dailySummary,
+          input.weeklySummary,
+          input.alerts,
+          input.monthlySummary ?? null,
+        ],
       );
+      const monthlySummary = rows[0]?.monthly ?? false;
       await recordAudit(pool, {
         actor: admin.username,
         action: 'admin.email_settings_changed',
@@ -400,11 +416,12 @@ export function createEmailReports(deps: EmailReportsDeps) {
           hasEmail: input.email !== '',
           dailySummary: input.dailySummary,
           weeklySummary: input.weeklySummary,
+          monthlySummary,
           alerts: input.alerts,
         },
         ipAddress: admin.ip,
       });
-      return { ...input, configured: mailer.configured };
+      return { ...input, monthlySummary, configured: mailer.configured };
     },
     /** Runs the scheduler every minute (only when SMTP_URL is set). */
     start(onError: (err: unknown) => void) {

@@ -36,6 +36,26 @@ describe('dueReports', () => {
     expect(weekly?.to.toISOString()).toBe('2026-11-30T05:00:00.000Z');
   });
 
+  it('on the first of a month also the monthly summary of the month before, across its DST change', () => {
+    // Sunday 2026-11-01, 09:00 EST (the clocks went back at 02:00): October, from its first midnight EDT.
+    const due = dueReports(new Date('2026-11-01T14:00:00Z'), NY);
+    expect(due.map((d) => `${d.rule}:${d.periodKey}`)).toEqual(['daily:2026-10-31', 'monthly:2026-10-01']);
+    const monthly = due[1];
+    expect(monthly?.label).toBe('2026-10-01 to 2026-10-31');
+    expect(monthly?.from.toISOString()).toBe('2026-10-01T04:00:00.000Z');
+    expect(monthly?.to.toISOString()).toBe('2026-11-01T04:00:00.000Z');
+    // Monday 2027-03-01: weekly and monthly together; February has 28 days.
+    const march = dueReports(new Date('2027-03-01T14:00:00Z'), NY);
+    expect(march.map((d) => `${d.rule}:${d.periodKey}`)).toEqual([
+      'daily:2027-02-28',
+      'weekly:2027-02-22',
+      'monthly:2027-02-01',
+    ]);
+    expect(march[2]?.label).toBe('2027-02-01 to 2027-02-28');
+    // Any other day: no monthly one.
+    expect(dueReports(new Date('2026-11-02T14:00:00Z'), NY).some((d) => d.rule === 'monthly')).toBe(false);
+  });
+
   it('reads the day in TIME_ZONE, not in UTC', () => {
     // 2026-11-25 03:00 UTC is still the 24th, 22:00, in New York: after 09:00, so the 23rd is due.
     expect(dueReports(new Date('2026-11-25T03:00:00Z'), NY)[0]?.periodKey).toBe('2026-11-23');

@@ -30,7 +30,7 @@ export function zonedInstant(date: string, hour: number, timeZone: string): Date
   return new Date(guess);
 }
 
-export type ReportRule = 'daily' | 'weekly';
+export type ReportRule = 'daily' | 'weekly' | 'monthly';
 
 export type DueReport = {
   rule: ReportRule;
@@ -39,14 +39,15 @@ export type DueReport = {
   /** The period as [from, to) instants. */
   from: Date;
   to: Date;
-  /** For the subject: '2026-11-24' or '2026-11-16 to 2026-11-22'. */
+  /** For the subject: '2026-11-24', '2026-11-16 to 2026-11-22' or '2026-10-01 to 2026-10-31'. */
   label: string;
 };
 
 /**
  * The reports due at `now`: from 09:00 on, the daily summary of the day before; on Mondays also the
- * weekly one of the seven days before (Monday to Sunday). A replica that starts after 09:00 still sends
- * the day's reports once (the sent-table decides); before 09:00 nothing is due.
+ * weekly one of the seven days before (Monday to Sunday); on the first of a month also the monthly one
+ * of the month before. A replica that starts after 09:00 still sends the day's reports once (the
+ * sent-table decides); before 09:00 nothing is due.
  */
 export function dueReports(now: Date, timeZone: string): DueReport[] {
   const { date, time } = dateAndTimeIn(now, timeZone);
@@ -64,6 +65,16 @@ export function dueReports(now: Date, timeZone: string): DueReport[] {
       from: zonedInstant(weekStart, 0, timeZone),
       to,
       label: `${weekStart} to ${yesterday}`,
+    });
+  }
+  if (date.endsWith('-01')) {
+    const monthStart = `${yesterday.slice(0, 7)}-01`;
+    due.push({
+      rule: 'monthly',
+      periodKey: monthStart,
+      from: zonedInstant(monthStart, 0, timeZone),
+      to,
+      label: `${monthStart} to ${yesterday}`,
     });
   }
   return due;

@@ -23,6 +23,7 @@ import { Migration20261130100000_buyers } from './Migration20261130100000_buyers
 import { Migration20261201100000_lead_quality_batch_look } from './Migration20261201100000_lead_quality_batch_look';
 import { Migration20261202100000_ad_costs } from './Migration20261202100000_ad_costs';
 import { Migration20261204100000_buyer_money_cents } from './Migration20261204100000_buyer_money_cents';
+import { Migration20261204200000_monthly_summary } from './Migration20261204200000_monthly_summary';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -73,5 +74,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261204100000_buyer_money_cents',
     class: Migration20261204100000_buyer_money_cents,
+  },
+  {
+    name: 'Migration20261204200000_monthly_summary',
+    class: Migration20261204200000_monthly_summary,
   },
 ];

@@ -259,7 +259,13 @@ function EmailSection() {
   const sendTest = trpc.adminAccount.sendTestEmail.useMutation();
   const form = useForm<EmailSettingsInput>({
     mode: 'controlled',
-    initialValues: { email: '', dailySummary: false, weeklySummary: false, alerts: false },
+    initialValues: {
+      email: '',
+      dailySummary: false,
+      weeklySummary: false,
+      monthlySummary: false,
+      alerts: false,
+    },
     validate: schemaResolver(emailSettingsSchema, { sync: true }),
   });
   const loaded = current.data;
@@ -338,6 +344,10 @@ function EmailSection() {
           <Checkbox
             label={`Weekly summary (Mondays at 09:00 ${zone}, for the week before)`}
             {...form.getInputProps('weeklySummary', { type: 'checkbox' })}
+          />
+          <Checkbox
+            label={`Monthly summary (on the 1st at 09:00 ${zone}, for the month before)`}
+            {...form.getInputProps('monthlySummary', { type: 'checkbox' })}
           />
           <Checkbox
             label="Alerts (no lead for several business hours, a webhook endpoint disabled)"
