@@ -21,6 +21,7 @@ export const AdminUser = defineEntity({
     email: p.text().nullable(),
     emailDailySummary: p.boolean().default(false),
     emailWeeklySummary: p.boolean().default(false),
+    emailMonthlySummary: p.boolean().default(false),
     emailAlerts: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
