@@ -94,6 +94,13 @@ const CELL = {
   textOverflow: 'ellipsis',
 } as const;
 
+/**
+ * A free-text column's cell (LeadColumn.fluid): no width of its own (max-width 0 lets the table shrink it
+ * below its text), a share of what the other columns leave, and never narrower than 6rem. The table then
+ * fits its box at 1440 px whatever the names, e-mails and campaigns (issue 37).
+ */
+const FLUID_CELL = { ...CELL, maxWidth: 0, minWidth: '6rem', width: '12%' } as const;
+
 /** A click on a row opens its lead, unless it lands on one of the row's own controls. */
 const isOnControl = (event: MouseEvent) =>
   event.target instanceof Element && event.target.closest('button, a, input, label, select') !== null;
@@ -208,7 +215,7 @@ export function LeadsTable<T extends { id: string }>({
                   />
                 </Table.Td>
                 {columns.map((col) => (
-                  <Table.Td key={col.key} style={CELL}>
+                  <Table.Td key={col.key} style={col.fluid ? FLUID_CELL : CELL}>
                     {col.render(row)}
                   </Table.Td>
                 ))}
