@@ -62,7 +62,8 @@ describe('the website leads table at 1440×900 (issue 37)', () => {
     });
     expect(fit.created).toBeGreaterThan(0);
     expect(fit.overflow).toBeLessThanOrEqual(0);
-    expect(fit.createdRight).toBeLessThanOrEqual(fit.actionsLeft);
+    // Adjacent cells share an edge: a pixel of rounding either way.
+    expect(fit.createdRight).toBeLessThanOrEqual(fit.actionsLeft + 1);
     expect(fit.createdCellCut).toBe(false);
   });
 

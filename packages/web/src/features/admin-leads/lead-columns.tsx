@@ -21,9 +21,9 @@ export type LeadColumn<T> = ChoosableColumn & {
   /** How the lead drawer shows the value, when not as in the table. */
   renderDetail?: (row: T) => ReactNode;
   /**
-   * Free text of any length (a name, an e-mail, a campaign): the column takes a share of the width the
-   * others leave and cuts its value with an ellipsis, so the table fits its box (issue 37: at 1440 px a long
-   * e-mail and campaign pushed Created At under the pinned actions). Whole in the drawer.
+   * Free text of any length (a name, an e-mail, a campaign): cut with an ellipsis at a cap the table lowers
+   * until it fits its box (issue 37: at 1440 px a long e-mail and campaign pushed Created At under the
+   * pinned actions). Whole in the drawer.
    */
   fluid?: boolean;
 };
