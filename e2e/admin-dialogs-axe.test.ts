@@ -104,13 +104,17 @@ describe('the other admin dialogs, opened, at 1440×900', () => {
   });
 
   it('the bulk delete confirmation: axe finds nothing', async () => {
-    await row().getByRole('checkbox', { name: `Select lead Dee ${LAST_NAME}` }).check();
+    await row()
+      .getByRole('checkbox', { name: `Select lead Dee ${LAST_NAME}` })
+      .check();
     await page.getByRole('button', { name: 'Delete Selected (1)' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     const title = (await dialog.locator('.mantine-Modal-title').textContent()) ?? '';
     await expectDialogClean(title);
-    await row().getByRole('checkbox', { name: `Select lead Dee ${LAST_NAME}` }).uncheck();
+    await row()
+      .getByRole('checkbox', { name: `Select lead Dee ${LAST_NAME}` })
+      .uncheck();
   });
 
   it("Backups' delete confirmation: axe finds nothing", async () => {
