@@ -122,4 +122,26 @@ describe('a session that ends while the dashboard is open', () => {
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
     await context.close();
   });
+
+  // Signed out from the start (a bookmark): the same guard, no notice, and the way back kept.
+  it.each(['/admin/buyers', '/admin/costs', '/admin/quality/settings'])(
+    '%s opened while signed out goes to the sign-in page, then back to it',
+    async (path) => {
+      const context = await browser.newContext({
+        baseURL: baseUrl(),
+        viewport: { width: 1440, height: 900 },
+      });
+      const page = await context.newPage();
+      await page.goto(path);
+      await page.waitForURL((url) => url.pathname === '/admin/login');
+      expect(new URL(page.url()).searchParams.get('next')).toBe(path);
+      await page.getByRole('button', { name: 'Sign In' }).waitFor();
+      expect(await page.getByText('Your session ended').count()).toBe(0);
+      await page.getByLabel('Username').fill(E2E_ADMIN.username);
+      await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.waitForURL(`**${path}`);
+      await context.close();
+    },
+  );
 });
