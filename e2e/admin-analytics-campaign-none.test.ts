@@ -55,6 +55,15 @@ describe('the campaign filter', () => {
     await expect.poll(() => visits.textContent()).toBe('1');
     expect(await page.getByLabel('Campaign').inputValue()).toBe('(none)');
 
+    // Finding 10: the sources table states its rule for deleted leads and names its consent rate for what it
+    // counts (not the dashboard's "Consent Rate", consent given).
+    await page
+      .getByText(
+        'Visits, the funnel and the conversion rate count what visitors did, also when their lead was deleted since; Leads and Valid Consent Rate count the leads kept now.',
+      )
+      .waitFor();
+    await page.getByRole('columnheader', { name: /^Valid Consent Rate/ }).waitFor();
+
     // Back to every campaign.
     await page.getByLabel('Campaign').selectOption({ label: 'All campaigns' });
     await expect.poll(() => visits.textContent()).toBe('3');

@@ -146,9 +146,11 @@ describe('the business clock, seen from a browser in Tokyo', () => {
     expect(new URL(page.url()).searchParams.get('endDate')).toBe('2026-11-24');
     await page.getByRole('group', { name: 'Date presets' }).getByRole('button', { name: '7 days' }).click();
     await page.waitForURL(/startDate=2026-11-18/);
-    // Every card names the range it counts; the spec's caption stays beside it.
+    // Every card names the range it counts; Total Page Views no longer says 'All time' above a 7-day range
+    // (issue 37): the spec's caption is for the page without dates.
     const pageViews = page.getByRole('group', { name: 'Total Page Views' });
-    await pageViews.getByText('All time').waitFor();
+    await pageViews.getByText('In the dates below').waitFor();
+    expect(await pageViews.getByText('All time').count()).toBe(0);
     await pageViews.getByTestId('card-range').filter({ hasText: 'Nov 18 – Nov 24, 2026 (ET)' }).waitFor();
     const ranges = await page.getByTestId('card-range').allTextContents();
     expect(ranges.length).toBeGreaterThanOrEqual(6);

@@ -80,3 +80,104 @@ describe('admin dialogs, opened, at 1440×900', () => {
     await expectDialogClean(name);
   });
 });
+
+// Every other dialog of the admin area, opened the way an admin opens it: the consent receipt, the bulk
+// delete, the nested confirmations of Backups and Webhooks, the Webhooks form with the server's refusal beside
+// its URL and the new secret, and the Buyers screen's delete (issues 34–35 came after the first list).
+describe('the other admin dialogs, opened, at 1440×900', () => {
+  const website = () => page.getByRole('region', { name: 'Website leads' });
+  const row = () => website().getByRole('row').filter({ hasText: LAST_NAME });
+
+  it('the consent receipt (from the Certification ID): axe finds nothing', async () => {
+    await website().getByRole('searchbox', { name: 'Search' }).fill(LAST_NAME);
+    await page.getByRole('heading', { name: 'Leads Data (1 records)', exact: true }).waitFor();
+    await website()
+      .getByRole('button', { name: /^Columns: \d+ of \d+$/ })
+      .click();
+    await page.getByRole('menuitemcheckbox', { name: 'Certification ID' }).click();
+    await page.keyboard.press('Escape');
+    await row()
+      .getByRole('button', { name: /^[0-9a-f-]{36}$/ })
+      .click();
+    await page.getByRole('dialog', { name: 'Consent receipt' }).getByText('Consent given').waitFor();
+    await expectDialogClean('Consent receipt');
+  });
+
+  it('the bulk delete confirmation: axe finds nothing', async () => {
+    await row()
+      .getByRole('checkbox', { name: `Select lead Dee ${LAST_NAME}` })
+      .check();
+    await page.getByRole('button', { name: 'Delete Selected (1)' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const title = (await dialog.locator('.mantine-Modal-title').textContent()) ?? '';
+    await expectDialogClean(title);
+    await row()
+      .getByRole('checkbox', { name: `Select lead Dee ${LAST_NAME}` })
+      .uncheck();
+  });
+
+  it("Backups' delete confirmation: axe finds nothing", async () => {
+    const made = page.locator('.mantine-Notification-root').filter({ hasText: 'Backup' });
+    await chooseHeaderAction(page, 'Backup Database');
+    await made.filter({ hasText: /\.(?:dump|sql\.gz)/ }).waitFor({ timeout: 30_000 });
+    await chooseHeaderAction(page, 'Backups');
+    const backups = page.getByRole('dialog', { name: 'Backups' });
+    await backups
+      .getByRole('button', { name: /^Delete / })
+      .first()
+      .click();
+    await expectDialogClean('Delete backup');
+    await expectDialogClean('Backups');
+  });
+
+  it('Webhooks: the form with a refused URL, the new secret, the delete confirmation: axe finds nothing', async () => {
+    await chooseHeaderAction(page, 'Webhooks');
+    const dialog = page.getByRole('dialog', { name: 'Webhooks' });
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    const url = dialog.getByLabel('URL');
+    await url.fill('not a url');
+    await dialog.getByRole('button', { name: 'Create endpoint' }).click();
+    await dialog.locator('[aria-invalid="true"]').waitFor();
+    await networkQuiet(page);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+
+    const endpoint = `http://127.0.0.1:9/axe-${Date.now()}`;
+    await url.fill(endpoint);
+    await dialog.getByRole('button', { name: 'Create endpoint' }).click();
+    await dialog.getByTestId('webhook-secret').waitFor();
+    await networkQuiet(page);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    await dialog
+      .getByRole('row')
+      .filter({ hasText: endpoint })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await expectDialogClean('Delete endpoint');
+    await expectDialogClean('Webhooks');
+  });
+
+  it("the Buyers screen's delete confirmation: axe finds nothing", async () => {
+    const name = `E2E Axe Buyer ${Date.now()}`;
+    const created = await page.request.post('/api/admin/buyers', {
+      data: {
+        name,
+        status: 'paused',
+        priority: 90,
+        price: 1,
+        delivery: { kind: 'email', to: ['axe@buyer.example'] },
+        fields: [{ to: 'Name', from: 'firstName' }],
+        responseRules: [],
+      },
+    });
+    expect(created.status()).toBe(201);
+    await page.goto('/admin/buyers');
+    await page
+      .getByRole('table', { name: 'Buyers in waterfall order' })
+      .getByRole('button', { name: `Delete ${name}` })
+      .click();
+    await expectDialogClean('Delete buyer');
+  });
+});

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatPercent, presetRange, rangeLabel, zeroFillDays } from './analytics-dashboard';
+import {
+  formatChange,
+  formatPercent,
+  pageViewsCaption,
+  presetRange,
+  rangeLabel,
+  zeroFillDays,
+} from './analytics-dashboard';
 
 const day = (date: string, views = 1) => ({ date, views, clicks: 0, surveyStarts: 0 });
 const zero = (date: string) => ({ date, views: 0, clicks: 0, surveyStarts: 0 });
@@ -44,6 +51,13 @@ describe('presetRange', () => {
       startDate: '2025-12-27',
       endDate: '2026-01-02',
     });
+  });
+});
+
+describe('pageViewsCaption', () => {
+  it("says 'All time' (spec §2) only while no dates are chosen (issue 37)", () => {
+    expect(pageViewsCaption(false)).toBe('All time');
+    expect(pageViewsCaption(true)).not.toMatch(/all time/i);
   });
 });
 

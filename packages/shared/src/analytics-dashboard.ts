@@ -163,6 +163,14 @@ export const FUNNEL_LABELS: Record<FunnelStep, string> = {
 };
 
 /** The change of a figure against the previous period of `days` days, as a card shows it. */
+/**
+ * The Total Page Views card's caption: spec §2's 'All time' while no dates are chosen; with dates the card
+ * counts only those (issue 37: it read "All time" above a 7-day range), and its range line names them.
+ */
+export function pageViewsCaption(hasDates: boolean): string {
+  return hasDates ? 'In the dates below' : ANALYTICS_TEXTS.cards.pageViews.caption;
+}
+
 export function formatChange(
   current: number,
   previous: number,

@@ -115,6 +115,7 @@ describe('the outbound address guard', () => {
     ['http://127.0.0.1:8080/x', true, undefined],
     ['http://localhost:8080/x', true, undefined],
     ['not a url', false, 'url must be an absolute https:// URL'],
+    ['not a url', true, 'url must be an absolute http(s):// URL'],
   ])('%s (private allowed: %s) → %s', (url, allowPrivate, problem) => {
     expect(outboundUrlProblem(url, allowPrivate)).toBe(problem);
   });

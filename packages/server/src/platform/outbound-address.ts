@@ -155,7 +155,8 @@ export function outboundUrlProblem(raw: string, allowPrivate: boolean): string |
   try {
     url = new URL(raw);
   } catch {
-    return 'url must be an absolute https:// URL';
+    // Under WEBHOOKS_ALLOW_PRIVATE_URLS http:// is accepted too: the message says so (issue 37).
+    return allowPrivate ? 'url must be an absolute http(s):// URL' : 'url must be an absolute https:// URL';
   }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
     return allowPrivate ? 'url must be an http(s):// URL' : 'url must be an https:// URL';

@@ -15,7 +15,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
 import { analyticsCsv, analyticsCsvName } from '@uf/shared/analytics-csv';
-import { ANALYTICS_TEXTS, formatChange, rangeLabel } from '@uf/shared/analytics-dashboard';
+import { ANALYTICS_TEXTS, formatChange, pageViewsCaption, rangeLabel } from '@uf/shared/analytics-dashboard';
 import {
   type AnalyticsQueryInput,
   analyticsQuerySchema,
@@ -163,6 +163,7 @@ export function AnalyticsPage() {
   const cards = [
     {
       ...ANALYTICS_TEXTS.cards.pageViews,
+      caption: pageViewsCaption(Boolean(applied.startDate || applied.endDate)),
       value: data.totalPageViews,
       now: current.pageViews,
       before: previous.pageViews,

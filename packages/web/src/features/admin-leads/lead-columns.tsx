@@ -20,10 +20,19 @@ export type LeadColumn<T> = ChoosableColumn & {
   render: (row: T) => ReactNode;
   /** How the lead drawer shows the value, when not as in the table. */
   renderDetail?: (row: T) => ReactNode;
+  /**
+   * Free text of any length (a name, an e-mail, a campaign): cut with an ellipsis at a cap the table lowers
+   * until it fits its box (issue 37: at 1440 px a long e-mail and campaign pushed Created At under the
+   * pinned actions). Whole in the drawer.
+   */
+  fluid?: boolean;
 };
 
 /** Marks a column as part of its table's default set. */
 const byDefault = <C extends ChoosableColumn>(column: C): C => ({ ...column, shownByDefault: true });
+
+/** Marks a column as free text that shares the width left (LeadColumn.fluid). */
+const fluid = <C extends { fluid?: boolean }>(column: C): C => ({ ...column, fluid: true });
 
 export const FULL_WIDTH_BADGE = {
   root: { overflow: 'visible', maxWidth: 'none' },
@@ -98,20 +107,21 @@ function sharedColumns<T extends AdminWebsiteLead | AdminApiLead>() {
   const f = field<T>();
   return {
     id: { key: 'id', label: 'ID', render: (r: T) => mono(r.id) },
-    firstName: f('firstName', 'First Name'),
-    lastName: f('lastName', 'Last Name'),
-    streetAddress: f('streetAddress', 'Street Address'),
+    firstName: fluid(f('firstName', 'First Name')),
+    lastName: fluid(f('lastName', 'Last Name')),
+    streetAddress: fluid(f('streetAddress', 'Street Address')),
     state: f('state', 'State'),
     // Stored as entered; shown the way people read a US number (issue 16).
     phone: f('phone', 'Phone', (r) => formatPhoneForReading(r.phone)),
     birthMonth: f('birthMonth', 'Birth Month'),
     birthDay: f('birthDay', 'Birth Day'),
     birthYear: f('birthYear', 'Birth Year'),
-    beneficiary: f('beneficiary', 'Beneficiary'),
+    beneficiary: fluid(f('beneficiary', 'Beneficiary')),
     optedOut: f('optedOut', 'Opted Out', (r) => (
       <OptOutFlag value={r.optedOut} title="On the suppression list: do not contact" color="red" />
     )),
     trustedFormUrl: {
+      fluid: true,
       key: 'trustedFormUrl',
       label: 'TrustedForm',
       render: (r: T) => <CertificateLink url={r.trustedFormUrl} />,
@@ -148,7 +158,7 @@ export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
   ws.id,
   byDefault(ws.firstName),
   byDefault(ws.lastName),
-  byDefault(w('email', 'Email')),
+  byDefault(fluid(w('email', 'Email'))),
   byDefault(ws.phone),
   ws.streetAddress,
   w('zipCode', 'ZIP Code'),
@@ -166,7 +176,7 @@ export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
     ),
     renderDetail: (r: AdminWebsiteLead) => (r.certificationId ? mono(r.certificationId) : '—'),
   },
-  w('leadSource', 'Lead Source'),
+  fluid(w('leadSource', 'Lead Source')),
   // Spec §2: a TCPA badge on every row, so the chooser cannot hide it.
   { ...w('tcpaCompliant', 'TCPA', (r) => <TcpaBadge value={r.tcpaCompliant} />), alwaysShown: true },
   // Issue 33: the verdict takes Opted Out's default place (ten at most, ADR 054); Opted Out stays a choice.
@@ -180,10 +190,10 @@ export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
   w('ipAddress', 'IP Address'),
   ws.trustedFormUrl,
   // Where the visit came from (issue 15): channel and campaign by default, source and medium on demand.
-  byDefault(w('channel', 'Channel')),
-  w('source', 'Source'),
-  w('medium', 'Medium'),
-  byDefault(w('campaign', 'Campaign')),
+  byDefault(fluid(w('channel', 'Channel'))),
+  fluid(w('source', 'Source')),
+  fluid(w('medium', 'Medium')),
+  byDefault(fluid(w('campaign', 'Campaign'))),
   // The visit's ad click ids (issue 24): hidden until chosen, always in the drawer.
   ...LEAD_CLICK_ID_FIELDS.map((key) => w(key, CLICK_ID_LABELS[key], (r) => (r[key] ? mono(r[key]) : '—'))),
   byDefault(ws.createdAt),
@@ -196,7 +206,7 @@ export const API_LEAD_COLUMNS: ApiColumn[] = [
   byDefault(as.firstName),
   byDefault(as.lastName),
   as.streetAddress,
-  byDefault(field<AdminApiLead>()('city', 'City')),
+  byDefault(fluid(field<AdminApiLead>()('city', 'City'))),
   byDefault(as.state),
   byDefault(as.phone),
   as.birthMonth,

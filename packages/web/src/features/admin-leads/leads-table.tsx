@@ -14,7 +14,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { PAGE_SIZES } from '@uf/shared/admin-leads';
-import { type MouseEvent, type ReactNode, useState } from 'react';
+import { type MouseEvent, type ReactNode, type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import { useColumnChoice } from './column-choice';
 import { ColumnChooser } from './column-chooser';
 import type { LeadColumn } from './lead-columns';
@@ -94,6 +94,51 @@ const CELL = {
   textOverflow: 'ellipsis',
 } as const;
 
+/** A free-text column's cell (LeadColumn.fluid): capped like the others, at the cap useFluidCap finds. */
+const FLUID_CELL = { ...CELL, maxWidth: 'var(--fluid-cap, 11rem)' } as const;
+
+/** The free-text cells' cap: 11rem while the table fits, down to 6rem when it does not (px, 16px rem). */
+const FLUID_CAP_MAX = 176;
+const FLUID_CAP_MIN = 96;
+
+/**
+ * Lowers the free-text columns' cap (the CSS variable --fluid-cap on the table) until the table fits its
+ * box, so the default columns fit 1440 px with long names, e-mails and campaigns and Created At is never
+ * under the pinned actions (issue 37); at 11rem while everything fits. Measured before paint, again when
+ * the box is resized or the rows change.
+ */
+function useFluidCap(tableRef: RefObject<HTMLTableElement | null>, fluidColumns: number, rowsKey: string) {
+  useLayoutEffect(() => {
+    const table = tableRef.current;
+    const box = table?.parentElement;
+    if (!table || !box || fluidColumns === 0) return;
+    const fitsAt = (cap: number) => {
+      table.style.setProperty('--fluid-cap', `${cap}px`);
+      return box.scrollWidth <= box.clientWidth;
+    };
+    // The largest cap at which the table fits (to the pixel, seven layouts at most), else the floor.
+    const fit = () => {
+      if (fitsAt(FLUID_CAP_MAX)) return;
+      let [low, high] = [FLUID_CAP_MIN, FLUID_CAP_MAX - 1];
+      while (low < high) {
+        const mid = Math.ceil((low + high) / 2);
+        if (fitsAt(mid)) low = mid;
+        else high = mid - 1;
+      }
+      fitsAt(low);
+    };
+    fit();
+    let width = box.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (box.clientWidth === width) return;
+      width = box.clientWidth;
+      fit();
+    });
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [tableRef, fluidColumns, rowsKey]);
+}
+
 /** A click on a row opens its lead, unless it lands on one of the row's own controls. */
 const isOnControl = (event: MouseEvent) =>
   event.target instanceof Element && event.target.closest('button, a, input, label, select') !== null;
@@ -117,6 +162,12 @@ export function LeadsTable<T extends { id: string }>({
   const columns = choice.shown;
   const [openedId, setOpenedId] = useState<string | null>(null);
   const listed = rows ?? [];
+  const tableRef = useRef<HTMLTableElement>(null);
+  useFluidCap(
+    tableRef,
+    columns.filter((c) => c.fluid).length,
+    `${listed.map((r) => r.id).join()}|${columns.map((c) => c.key).join()}`,
+  );
   // The drawer follows the listed row (a refresh shows its new values; a deleted row closes it).
   const opened = listed.find((r) => r.id === openedId) ?? null;
   const listedIds = listed.map((r) => r.id);
@@ -156,7 +207,7 @@ export function LeadsTable<T extends { id: string }>({
   } else {
     body = (
       <Table.ScrollContainer minWidth={Math.max(600, columns.length * 110)}>
-        <Table striped highlightOnHover verticalSpacing="xs" fz="sm">
+        <Table ref={tableRef} striped highlightOnHover verticalSpacing="xs" fz="sm">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>
@@ -208,7 +259,7 @@ export function LeadsTable<T extends { id: string }>({
                   />
                 </Table.Td>
                 {columns.map((col) => (
-                  <Table.Td key={col.key} style={CELL}>
+                  <Table.Td key={col.key} style={col.fluid ? FLUID_CELL : CELL}>
                     {col.render(row)}
                   </Table.Td>
                 ))}

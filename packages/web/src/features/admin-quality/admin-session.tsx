@@ -4,9 +4,11 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import { useEffect, useRef } from 'react';
 import { appErrorOf, trpc } from '../../trpc';
 
-// The quality screens' session handling, as the leads dashboard does it (spec §7): the auth check is
-// never answered from cache; signed out (or the session ended while the page was open) goes to the
-// sign-in page; an admin who must set up two-factor first goes to the account page (issue 25).
+// The session handling of the screens beside the dashboard (quality, buyers, ad costs), as the leads
+// dashboard does it (spec §7): the auth check is never answered from cache; a signed-out tab (or one whose
+// session ended while the page was open) is sent to the sign-in page by the admin area's one session guard
+// (features/admin-shell/session-guard.ts, issue 37), which keeps the way back; meanwhile the page shows
+// nothing of the old data. An admin who must set up two-factor first goes to the account page (issue 25).
 
 const isUnauthorized = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.unauthorized;
 const mustEnrol = (err: unknown) => appErrorOf(err)?.error === ERROR_CODES.twoFactorSetupRequired;
@@ -15,7 +17,7 @@ export function useAdminSession() {
   return trpc.adminAuth.me.useQuery(undefined, { staleTime: 0 });
 }
 
-/** Leaves for the sign-in (or account) page when the session or any of the page's calls says so. */
+/** Whether the page must show nothing (signed out: the guard is taking the tab away), and the enrolment. */
 export function useLeaveWhenSignedOut(
   session: ReturnType<typeof useAdminSession>,
   errors: unknown[],
@@ -25,10 +27,10 @@ export function useLeaveWhenSignedOut(
   const enrolFirst = errors.some(mustEnrol);
   const leaving = useRef(false);
   useEffect(() => {
-    if (leaving.current || !(signedOut || enrolFirst)) return;
+    if (leaving.current || !enrolFirst) return;
     leaving.current = true;
-    void navigate({ to: signedOut ? '/admin/login' : '/admin/account', replace: true });
-  }, [signedOut, enrolFirst, navigate]);
+    void navigate({ to: '/admin/account', replace: true });
+  }, [enrolFirst, navigate]);
   return { signedOut: signedOut || enrolFirst };
 }
 
