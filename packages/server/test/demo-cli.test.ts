@@ -40,6 +40,22 @@ describe('demo:load', () => {
     expect(analytics.totalVisits).toBe(240);
     expect(analytics.dailyViews.filter((d: { views: number }) => d.views > 0).length).toBe(30);
     expect((await t.app.inject({ url: '/api/admin/api-stats', cookies })).json().totalApiLeads).toBe(40);
+    // The leads came over the same 30 days as their visits (not all today): each on its visit's day, its
+    // consent receipt with it, the day's and month's cards below the total.
+    expect(stats.dailyLeads).toBeLessThan(stats.totalLeads / 4);
+    const days = await t.app.db.pool.query<{ days: number; apart: number; receipts: number }>(
+      `select count(distinct l.opt_in_date)::int as days,
+         count(*) filter (where not exists (select 1 from analytics_visit v
+           where v.session_id = l.session_id and v.day = l.opt_in_date::date))::int as apart,
+         count(*) filter (where r.created_at <> l.created_at)::int as receipts
+       from website_lead l join consent_receipt r on r.lead_id = l.id`,
+    );
+    expect(days.rows[0]).toMatchObject({ apart: 0, receipts: 0 });
+    expect(days.rows[0]?.days).toBeGreaterThan(15);
+    const apiDays = await t.app.db.pool.query<{ n: number }>(
+      `select count(distinct created_at::date)::int as n from api_lead`,
+    );
+    expect(apiDays.rows[0]?.n).toBeGreaterThan(15);
     // Lead quality (issue 33): the demo's visitors are mostly accepted; a few wait in the review queue or are
     // rejected, so every screen has something to show.
     const { rows } = await t.app.db.pool.query<{ verdict: string; n: number }>(

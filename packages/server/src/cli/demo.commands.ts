@@ -195,12 +195,45 @@ export const demoCommands: CliCommand[] = [
             if (res.statusCode < 300) apiLeads += 1;
             else failures.push(`API lead: ${res.statusCode} ${res.body.slice(0, 200)}`);
           }
-          // Spread the visits (and their events) over the last 30 days, then count them again.
-          await app.db.pool.query(
-            `update analytics_event set created_at = created_at - make_interval(days => (substr(session_id, 6)::int % $1))
-             where session_id like 'demo-%'`,
-            [DAYS],
-          );
+          // Spread the visits (and their events) over the last 30 days, then count them again; each visit's
+          // lead, with its consent receipt, goes back to its visit's day (the leads' triggers move their
+          // counts), and the partner's leads over the same days.
+          const client = await app.db.pool.connect();
+          try {
+            await client.query('begin');
+            await client.query(
+              `update analytics_event set created_at = created_at - make_interval(days => (substr(session_id, 6)::int % $1))
+               where session_id like 'demo-%'`,
+              [DAYS],
+            );
+            await client.query(
+              `update website_lead l set created_at = m.at,
+                 opt_in_date = to_char((m.at at time zone $2)::date, 'YYYY-MM-DD')
+               from (select id, created_at - make_interval(days => (substr(session_id, 6)::int % $1)) as at
+                     from website_lead where session_id like 'demo-%') m
+               where l.id = m.id`,
+              [DAYS, ctx.config.timeZone],
+            );
+            // A receipt is never changed (a trigger refuses it); demo data is the one exception, before
+            // anyone has seen it.
+            await client.query('alter table consent_receipt disable trigger consent_receipt_immutable');
+            await client.query(
+              `update consent_receipt r set created_at = l.created_at from website_lead l where l.id = r.lead_id`,
+            );
+            await client.query('alter table consent_receipt enable trigger consent_receipt_immutable');
+            await client.query(
+              `update api_lead set created_at = created_at - make_interval(days => (row_n % $1)::int)
+               from (select id as key, row_number() over (order by created_at) as row_n from api_lead) n
+               where api_lead.id = n.key`,
+              [DAYS],
+            );
+            await client.query('commit');
+          } catch (err) {
+            await client.query('rollback');
+            throw err;
+          } finally {
+            client.release();
+          }
           const today = new Date().toISOString().slice(0, 10);
           await app.db.pool.query('truncate analytics_visit, analytics_day_visitor');
           await rebuildRollups(app.db.pool, {
