@@ -6,6 +6,12 @@ import type { Channel } from '@uf/shared/channel';
 import type { Pool } from 'pg';
 import { moneyFigures } from '../costs/money-figures';
 import { addDays, type DayRange, splitRange } from './analytics-periods';
+import {
+  COUNTED_DIMENSIONS,
+  type CountedDimension,
+  keptDayVisitors,
+  LAST_CLOSED_DAY,
+} from './day-visitor-counts';
 
 // Visits, visitors, the funnel and the sources table (issue 15, ADR 055). Visit figures come from the
 // source rollups, lead figures from the lead source rollups that triggers on website_lead keep exact
@@ -53,14 +59,18 @@ type VisitCounts = Record<(typeof VISIT_COUNTS)[number], number>;
 /** Sources shown in the table: the ones with the most visitors (the totals always count all). */
 export const SOURCES_LIMIT = 100;
 
+/** The attribution filters of a query, each a column and the value it must hold. */
+function attributionFilters(q: AnalyticsQuery): { dimension: CountedDimension; value: string }[] {
+  return COUNTED_DIMENSIONS.flatMap((dimension) => {
+    const value = q[dimension];
+    // '' is a campaign filter too: the traffic without a campaign ("(none)", issue 37).
+    const applies = dimension === 'campaign' ? value !== undefined : Boolean(value);
+    return applies ? [{ dimension, value: value as string }] : [];
+  });
+}
+
 function attributionClauses(q: AnalyticsQuery, params: Params): string[] {
-  const clauses: string[] = [];
-  if (q.country) clauses.push(`country = ${params.add(q.country)}`);
-  if (q.channel) clauses.push(`channel = ${params.add(q.channel)}`);
-  if (q.source) clauses.push(`source = ${params.add(q.source)}`);
-  // '' is a filter too: the traffic without a campaign ("(none)", issue 37).
-  if (q.campaign !== undefined) clauses.push(`campaign = ${params.add(q.campaign)}`);
-  return clauses;
+  return attributionFilters(q).map((f) => `${f.dimension} = ${params.add(f.value)}`);
 }
 
 type Rollup = { daily: string; monthly: string; counts: readonly string[] };
@@ -151,17 +161,38 @@ const keyOf = (r: { channel: string; source: string; campaign: string }) =>
  * Unique visitors over a range (issue 37): a visitor counts once a day, whatever sources, channels,
  * campaigns or countries brought them that day, as the card's caption says — counted from the days'
  * visitor ids, not summed over the source rollups (which count a visitor once per source: 1,055 shown for
- * 901 distinct visitors). Days whose ids went with the raw events (ANALYTICS_RETENTION_DAYS) have only the
- * rollups left: those days add their sources' sums.
+ * 901 distinct visitors). Closed days add their kept counts (ADR 070) when at most one filter applies; the
+ * open days, and every day under a combination of filters, are counted from the visitor ids. Days whose
+ * ids went with the raw events (ANALYTICS_RETENTION_DAYS) have only the rollups left: those days add their
+ * sources' sums.
  */
-export async function countVisitors(pool: Pool, q: AnalyticsQuery, range: DayRange): Promise<number> {
-  const kept = await pool.query<{ day: string | null }>(
-    'select min(day)::text as day from analytics_day_visitor',
+export async function countVisitors(
+  pool: Pool,
+  q: AnalyticsQuery,
+  range: DayRange,
+  timeZone: string,
+): Promise<number> {
+  const kept = await pool.query<{ first: string | null; last_closed: string }>(
+    `select min(day)::text as first, ${LAST_CLOSED_DAY('$1')}::text as last_closed from analytics_day_visitor`,
+    [timeZone],
   );
-  const firstKept = kept.rows[0]?.day ?? null;
+  const firstKept = kept.rows[0]?.first ?? null;
+  const filters = attributionFilters(q);
+  // The kept days of the range: closed ones from their counts (one filter at most), the rest counted here.
+  let fromCounts: Promise<number> = Promise.resolve(0);
+  let exactFrom = range.from;
+  if (firstKept !== null && filters.length <= 1) {
+    const from = range.from !== undefined && range.from > firstKept ? range.from : firstKept;
+    const lastClosed = kept.rows[0]?.last_closed as string;
+    const to = range.to !== undefined && range.to < lastClosed ? range.to : lastClosed;
+    if (from <= to) {
+      fromCounts = keptDayVisitors(pool, { from, to }, filters[0] ?? null);
+      exactFrom = addDays(to, 1);
+    }
+  }
   const params = new Params();
   const clauses = attributionClauses(q, params);
-  if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
+  if (exactFrom) clauses.push(`day >= ${params.add(exactFrom)}::date`);
   if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
   const exact = pool.query<{ n: string }>(
     `select count(*)::text as n from (
@@ -181,7 +212,7 @@ export async function countVisitors(pool: Pool, q: AnalyticsQuery, range: DayRan
     );
     fromRollups = visitCounts(sums.rows[0]).visitors;
   }
-  return Number((await exact).rows[0]?.n ?? 0) + fromRollups;
+  return Number((await exact).rows[0]?.n ?? 0) + (await fromCounts) + fromRollups;
 }
 
 export type SourcesReport = Pick<
@@ -258,7 +289,7 @@ export async function getSourcesReport(
       beneficiaries: string;
       tracked: string;
     }>(rollupSql(LEADS, q, range, leadParams, ['channel', 'source', 'campaign']), leadParams.values),
-    countVisitors(pool, q, range),
+    countVisitors(pool, q, range, timeZone),
     pool.query<{
       channel: Channel;
       source: string;
@@ -428,6 +459,7 @@ export async function getPeriodTotals(
   pool: Pool,
   q: AnalyticsQuery,
   range: Required<DayRange>,
+  timeZone: string,
 ): Promise<PeriodTotals> {
   const eventParams = new Params();
   const clauses = [
@@ -448,7 +480,7 @@ export async function getPeriodTotals(
       eventParams.values,
     ),
     pool.query<VisitRow>(rollupSql(VISITS, q, range, visitParams, []), visitParams.values),
-    countVisitors(pool, q, range),
+    countVisitors(pool, q, range, timeZone),
   ]);
   const byType = new Map(events.rows.map((r) => [r.event_type, Number(r.count)]));
   const v = visitCounts(visits.rows[0]);

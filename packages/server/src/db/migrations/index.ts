@@ -22,6 +22,7 @@ import { Migration20261129110000_lead_quality_sources } from './Migration2026112
 import { Migration20261130100000_buyers } from './Migration20261130100000_buyers';
 import { Migration20261201100000_lead_quality_batch_look } from './Migration20261201100000_lead_quality_batch_look';
 import { Migration20261202100000_ad_costs } from './Migration20261202100000_ad_costs';
+import { Migration20261203100000_day_visitor_counts } from './Migration20261203100000_day_visitor_counts';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -69,4 +70,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261201100000_lead_quality_batch_look,
   },
   { name: 'Migration20261202100000_ad_costs', class: Migration20261202100000_ad_costs },
+  { name: 'Migration20261203100000_day_visitor_counts', class: Migration20261203100000_day_visitor_counts },
 ];
