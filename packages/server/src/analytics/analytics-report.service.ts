@@ -174,6 +174,12 @@ export async function getAnalyticsSummary(
     getPeriodTotals(pool, q, periods.previous, timeZone),
   ]);
 
+  // Days without events show as zeros, not as gaps (issue 16).
+  const dailyViews = zeroFillDays([...days.values()], { startDate: q.startDate, endDate: q.endDate, today });
+  // The chart's money (issue 35): a figure for every day it shows, and the days with money and no event.
+  const moneyByDay = new Map(report.dailyMoney.map((d) => [d.date, d]));
+  const moneyDays = [...new Set([...dailyViews.map((d) => d.date), ...moneyByDay.keys()])].sort();
+  const noMoney = (date: string) => ({ date, revenue: 0, cost: q.country ? null : 0 });
   return {
     totalPageViews,
     totalClicks,
@@ -183,9 +189,9 @@ export async function getAnalyticsSummary(
       .slice(0, ANALYTICS_TOP_LIMIT)
       .map((r) => ({ country: r.key, count: Number(r.count) })),
     topReferrers: referrers.rows.map((r) => ({ referrer: r.key, count: Number(r.count) })),
-    // Days without events show as zeros, not as gaps (issue 16).
-    dailyViews: zeroFillDays([...days.values()], { startDate: q.startDate, endDate: q.endDate, today }),
+    dailyViews,
     ...report,
+    dailyMoney: moneyDays.map((date) => moneyByDay.get(date) ?? noMoney(date)),
     deviceTypes: breakdown(devices.rows, 'device'),
     browsers: breakdown(devices.rows, 'browser'),
     operatingSystems: breakdown(devices.rows, 'os'),

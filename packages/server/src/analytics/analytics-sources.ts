@@ -217,7 +217,7 @@ export async function countVisitors(
 
 export type SourcesReport = Pick<
   AnalyticsSummary,
-  'totalVisitors' | 'totalVisits' | 'funnel' | 'sources' | 'leadsWithoutVisit' | 'moneyTotals'
+  'totalVisitors' | 'totalVisits' | 'funnel' | 'sources' | 'leadsWithoutVisit' | 'moneyTotals' | 'dailyMoney'
 >;
 
 /**
@@ -239,10 +239,11 @@ function revenueSql(q: AnalyticsQuery, range: DayRange, timeZone: string, params
     }
   }
   // Whole cents (issue 35): price is numeric, so the product is exact and no float ever adds money up.
-  return `select channel, source, campaign,
+  // By day too, for the daily chart's revenue.
+  return `select channel, source, campaign, (created_at at time zone ${params.add(timeZone)})::date::text as day,
       count(*) filter (where returned_at is null)::text as sold,
       (coalesce(sum(price) filter (where returned_at is null), 0) * 100)::bigint::text as revenue_cents
-    from lead_sale ${where(clauses)} group by channel, source, campaign`;
+    from lead_sale ${where(clauses)} group by channel, source, campaign, 4`;
 }
 
 /**
@@ -256,8 +257,10 @@ function costSql(q: AnalyticsQuery, range: DayRange, params: Params): string {
   if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
   if (q.source) clauses.push(`source = lower(btrim(${params.add(q.source)}))`);
   if (q.campaign !== undefined) clauses.push(`lower(campaign) = lower(btrim(${params.add(q.campaign)}))`);
-  return `select source, min(campaign) as campaign, sum(cost_cents)::text as cost_cents
-    from ad_cost ${where(clauses)} group by source, lower(campaign)`;
+  // By day too, for the daily chart's cost; a campaign's rows meet traffic under one spelling.
+  return `select day::text as day, source, min(campaign) over (partition by source, lower(campaign)) as campaign,
+      cost_cents::text as cost_cents
+    from ad_cost ${where(clauses)}`;
 }
 
 export async function getSourcesReport(
@@ -303,12 +306,16 @@ export async function getSourcesReport(
       rollupSql(REASONS, q, range, reasonParams, [...sourceKeys, 'reason']),
       reasonParams.values,
     ),
-    pool.query<{ channel: Channel; source: string; campaign: string; sold: string; revenue_cents: string }>(
-      revenueSql(q, range, timeZone, revenueParams),
-      revenueParams.values,
-    ),
+    pool.query<{
+      channel: Channel;
+      source: string;
+      campaign: string;
+      day: string;
+      sold: string;
+      revenue_cents: string;
+    }>(revenueSql(q, range, timeZone, revenueParams), revenueParams.values),
     costsKnown
-      ? pool.query<{ source: string; campaign: string; cost_cents: string }>(
+      ? pool.query<{ day: string; source: string; campaign: string; cost_cents: string }>(
           costSql(q, range, costParams),
           costParams.values,
         )
@@ -355,11 +362,22 @@ export async function getSourcesReport(
   }
   // Money (issue 35), kept in cents until each row's figures are worked out.
   const revenueCents = new Map<SourceRow, number>();
+  // The daily chart's money (issue 35): each day's share of the same figures, so the days add up to the totals.
+  const daily = new Map<string, { revenueCents: number; costCents: number }>();
+  const onDay = (day: string) => {
+    let entry = daily.get(day);
+    if (!entry) {
+      entry = { revenueCents: 0, costCents: 0 };
+      daily.set(day, entry);
+    }
+    return entry;
+  };
   for (const r of revenue.rows) {
     const row = rows.get(keyOf(r));
     if (!row) continue;
-    row.sold = Number(r.sold);
-    revenueCents.set(row, Number(r.revenue_cents));
+    row.sold += Number(r.sold);
+    revenueCents.set(row, (revenueCents.get(row) ?? 0) + Number(r.revenue_cents));
+    onDay(r.day).revenueCents += Number(r.revenue_cents);
   }
   // A campaign's cost lands on the row of its source and campaign (case aside); when traffic has it
   // under two channels, on the one with the most visits. A cost that meets no traffic is a row of its own
@@ -384,6 +402,7 @@ export async function getSourcesReport(
       costOnly.push(row);
     }
     costCents.set(row, (costCents.get(row) ?? 0) + Number(c.cost_cents));
+    onDay(c.day).costCents += Number(c.cost_cents);
   }
   const money = { sold: 0, revenueCents: 0, costCents: 0, accepted: 0 };
   for (const row of [...rows.values(), ...costOnly]) {
@@ -441,6 +460,13 @@ export async function getSourcesReport(
     funnel: Object.entries(funnel).map(([step, count]) => ({ step: step as FunnelStep, count })),
     sources,
     leadsWithoutVisit,
+    dailyMoney: [...daily.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([date, m]) => ({
+        date,
+        revenue: m.revenueCents / 100,
+        cost: costsKnown ? m.costCents / 100 : null,
+      })),
     moneyTotals: {
       sold: money.sold,
       revenue: money.revenueCents / 100,
