@@ -117,6 +117,11 @@ describe('unique visitors from the kept counts of closed days (ADR 070)', () => 
       expect({ f, visitors: s.totalVisitors }).toEqual({ f, visitors: await exact(f) });
       expect(s.comparison.current.visitors).toBe(s.totalVisitors); // all within the last 30 days
     }
+    // The combination was kept under itself, day by day: Ann six and four days ago.
+    const { rows } = await t.app.db.pool.query<{ visitors: number }>(
+      `select visitors from analytics_day_visitor_count where dimension = 'filters' and visitors > 0 order by day`,
+    );
+    expect(rows.map((r) => r.visitors)).toEqual([1, 1]);
   });
 
   it('counts a closed day not kept yet, and keeps it', async () => {

@@ -8,9 +8,9 @@ import { moneyFigures } from '../costs/money-figures';
 import { addDays, type DayRange, splitRange } from './analytics-periods';
 import {
   COUNTED_DIMENSIONS,
-  type CountedDimension,
   keptDayVisitors,
   LAST_CLOSED_DAY,
+  type VisitorFilter,
 } from './day-visitor-counts';
 
 // Visits, visitors, the funnel and the sources table (issue 15, ADR 055). Visit figures come from the
@@ -60,7 +60,7 @@ type VisitCounts = Record<(typeof VISIT_COUNTS)[number], number>;
 export const SOURCES_LIMIT = 100;
 
 /** The attribution filters of a query, each a column and the value it must hold. */
-function attributionFilters(q: AnalyticsQuery): { dimension: CountedDimension; value: string }[] {
+function attributionFilters(q: AnalyticsQuery): VisitorFilter[] {
   return COUNTED_DIMENSIONS.flatMap((dimension) => {
     const value = q[dimension];
     // '' is a campaign filter too: the traffic without a campaign ("(none)", issue 37).
@@ -161,8 +161,8 @@ const keyOf = (r: { channel: string; source: string; campaign: string }) =>
  * Unique visitors over a range (issue 37): a visitor counts once a day, whatever sources, channels,
  * campaigns or countries brought them that day, as the card's caption says — counted from the days'
  * visitor ids, not summed over the source rollups (which count a visitor once per source: 1,055 shown for
- * 901 distinct visitors). Closed days add their kept counts (ADR 070) when at most one filter applies; the
- * open days, and every day under a combination of filters, are counted from the visitor ids. Days whose
+ * 901 distinct visitors). Closed days add their kept counts (ADR 070); the open days are counted from
+ * the visitor ids. Days whose
  * ids went with the raw events (ANALYTICS_RETENTION_DAYS) have only the rollups left: those days add their
  * sources' sums.
  */
@@ -178,15 +178,16 @@ export async function countVisitors(
   );
   const firstKept = kept.rows[0]?.first ?? null;
   const filters = attributionFilters(q);
-  // The kept days of the range: closed ones from their counts (one filter at most), the rest counted here.
-  let fromCounts: Promise<number> = Promise.resolve(0);
+  // The kept days of the range: closed ones from their kept counts, the open ones counted here.
+  let fromCounts = 0;
   let exactFrom = range.from;
-  if (firstKept !== null && filters.length <= 1) {
+  if (firstKept !== null) {
     const from = range.from !== undefined && range.from > firstKept ? range.from : firstKept;
     const lastClosed = kept.rows[0]?.last_closed as string;
     const to = range.to !== undefined && range.to < lastClosed ? range.to : lastClosed;
-    if (from <= to) {
-      fromCounts = keptDayVisitors(pool, { from, to }, filters[0] ?? null);
+    const counted = from <= to ? await keptDayVisitors(pool, { from, to }, filters) : null;
+    if (counted !== null) {
+      fromCounts = counted;
       exactFrom = addDays(to, 1);
     }
   }
@@ -212,7 +213,7 @@ export async function countVisitors(
     );
     fromRollups = visitCounts(sums.rows[0]).visitors;
   }
-  return Number((await exact).rows[0]?.n ?? 0) + (await fromCounts) + fromRollups;
+  return Number((await exact).rows[0]?.n ?? 0) + fromCounts + fromRollups;
 }
 
 export type SourcesReport = Pick<

@@ -1,8 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
 
 // Unique visitors of closed days, counted once (ADR 070). A visitor counts once a day (issue 37), so a
-// day's distinct visitors — over all its traffic, or under one value of one filter — add up across days;
-// a closed day's never change. analytics_day_visitor_count keeps them; the open days are counted live.
+// day's distinct visitors — over all its traffic, under one value of one filter, or under a combination
+// of filters — add up across days; a closed day's never change. analytics_day_visitor_count keeps them;
+// the open days are counted live.
 
 /** The filters a day's count is kept for, each on its own (a combination is counted exactly). */
 export const COUNTED_DIMENSIONS = ['country', 'channel', 'source', 'campaign'] as const;
@@ -34,18 +35,42 @@ export async function keepDayVisitorCounts(db: Pool | PoolClient, days: string[]
   );
 }
 
+/** A filter of the dashboard a count is kept under: the column and the value it must hold. */
+export type VisitorFilter = { dimension: CountedDimension; value: string };
+
+/** Counts the visitors of the given days under a combination of filters and keeps them, as `key`. */
+async function keepCombinedCounts(db: PoolClient, days: string[], filters: VisitorFilter[], key: string) {
+  const on = filters.map((f, i) => `v.${f.dimension} = $${i + 3}`).join(' and ');
+  await db.query(
+    `insert into analytics_day_visitor_count (day, dimension, value, visitors)
+     select d.day, 'filters', $2, count(distinct v.visitor_id)::int
+       from unnest($1::date[]) d(day) left join analytics_day_visitor v on v.day = d.day and ${on}
+     group by d.day
+     on conflict do nothing`,
+    [days, key, ...filters.map((f) => f.value)],
+  );
+}
+
+/** Days counted per statement when a dashboard finds days not kept yet (each well within statement_timeout). */
+const DAYS_PER_STATEMENT = 31;
+
 /**
  * The visitors of the closed days `from`..`to` (kept days; the caller bounds them) over all traffic or
- * under one filter value, counting (and keeping) the days not counted yet first. While the rollups are
- * rebuilt (which holds this table), the days wait for the rebuilt visitors instead of counting the old ones.
+ * under one filter value, counting (and keeping) the days not counted yet first — or null when another
+ * request or a rollup rebuild holds the counts: the caller then counts those days exactly, as before.
  */
 export async function keptDayVisitors(
   pool: Pool,
   range: { from: string; to: string },
-  filter: { dimension: CountedDimension; value: string } | null,
-): Promise<number> {
-  const dimension = filter?.dimension ?? 'all';
-  const value = filter?.value ?? '';
+  filters: VisitorFilter[],
+): Promise<number | null> {
+  // One filter or none: kept for every day at once, marked by its count over all traffic. A combination:
+  // kept day by day as dashboards ask for it, under the combination itself.
+  const combined = filters.length > 1;
+  const { dimension, value } = combined
+    ? { dimension: 'filters', value: JSON.stringify(filters.map((f) => [f.dimension, f.value])) }
+    : { dimension: filters[0]?.dimension ?? 'all', value: filters[0]?.value ?? '' };
+  const marker = combined ? { dimension, value } : { dimension: 'all', value: '' };
   const sum = () =>
     pool.query<{ n: string }>(
       `select coalesce(sum(visitors), 0)::text as n from analytics_day_visitor_count
@@ -56,8 +81,8 @@ export async function keptDayVisitors(
     pool.query<{ day: string }>(
       `select d::date::text as day from generate_series($1::date, $2::date, interval '1 day') d
        where not exists (select 1 from analytics_day_visitor_count c
-         where c.dimension = 'all' and c.value = '' and c.day = d::date)`,
-      [range.from, range.to],
+         where c.dimension = $3 and c.value = $4 and c.day = d::date)`,
+      [range.from, range.to, marker.dimension, marker.value],
     ),
     sum(),
   ]);
@@ -65,19 +90,25 @@ export async function keptDayVisitors(
   const client = await pool.connect();
   try {
     await client.query('begin');
-    // One counter at a time, and never beside a rebuild (it locks this table): the count that follows
-    // reads the visitors as committed once the lock is held.
-    await client.query('lock table analytics_day_visitor_count in share row exclusive mode');
-    await keepDayVisitorCounts(
-      client,
-      missing.rows.map((r) => r.day),
-    );
+    // One counter at a time, never beside a rebuild (which locks this table), and nobody waits: the
+    // counts that follow the lock read the visitors as committed once it is held.
+    await client.query('lock table analytics_day_visitor_count in share row exclusive mode nowait');
+    const days = missing.rows.map((r) => r.day);
+    for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
+      const some = days.slice(i, i + DAYS_PER_STATEMENT);
+      await (combined
+        ? keepCombinedCounts(client, some, filters, value)
+        : keepDayVisitorCounts(client, some));
+    }
     await client.query('commit');
   } catch (err) {
     await client.query('rollback').catch(() => {});
+    if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) return null;
     throw err;
   } finally {
     client.release();
   }
   return Number((await sum()).rows[0]?.n ?? 0);
 }
+
+const LOCK_NOT_AVAILABLE = '55P03';

@@ -5,9 +5,10 @@ import { Migration } from '@mikro-orm/migrations';
 // every dashboard request, three times (the range, its comparison period and the one before). A past day's
 // visitors never change, so each closed day's count is kept once: over all its traffic (dimension 'all')
 // and per single value of each filter the dashboard has (country, channel, source, campaign) — a visitor
-// counts once a day, so a day's counts add up across days. The open days are counted live; a combination
-// of filters is counted exactly as before. Rebuilding or purging a day's visitors drops its counts;
-// emptying analytics_day_visitor (truncate) empties them too.
+// counts once a day, so a day's counts add up across days. A combination of filters ('filters', its
+// filters as JSON) is kept the same way, day by day as dashboards ask for it. The open days are counted
+// live. Rebuilding or purging a day's visitors drops its counts; emptying analytics_day_visitor (truncate)
+// empties them too.
 
 export class Migration20261203100000_day_visitor_counts extends Migration {
   override name = 'Migration20261203100000_day_visitor_counts';
@@ -16,7 +17,8 @@ export class Migration20261203100000_day_visitor_counts extends Migration {
     this.addSql(`
       create table analytics_day_visitor_count (
         day date not null,
-        dimension text not null check (dimension in ('all', 'country', 'channel', 'source', 'campaign')),
+        dimension text not null
+          check (dimension in ('all', 'country', 'channel', 'source', 'campaign', 'filters')),
         value text not null,
         visitors integer not null check (visitors >= 0),
         primary key (dimension, value, day)
