@@ -288,6 +288,29 @@ async function seedLeads(db, count) {
   );
 }
 
+/**
+ * The money the sources table and the daily chart read (issue 35): every third lead sold at $5–$40, one
+ * sale in ten returned, and a year of daily ad cost for the 20 Google and 10 Facebook campaigns.
+ */
+async function seedMoney(db) {
+  await db.query(
+    `insert into lead_sale (lead_id, lead_kind, status, price, sold_at, country, channel, source, campaign,
+       returned_at, created_at)
+     select id, 'website', 'sold', 5 + (n % 36), created_at, country, channel, source, coalesce(campaign, ''),
+       case when n % 10 = 0 then created_at + interval '3 days' end, created_at
+     from (select *, row_number() over (order by created_at) as n from website_lead) l where n % 3 = 0
+     on conflict do nothing`,
+  );
+  await db.query(
+    `insert into ad_cost (day, source, campaign, cost_cents, currency)
+     select d::date, c.source, c.campaign, 1000 + (extract(doy from d)::int * 37 + c.i * 101) % 9000, 'USD'
+     from generate_series(current_date - 365, current_date, interval '1 day') d,
+       (select 'google' as source, 'search-' || i as campaign, i from generate_series(0, 19) i
+        union all select 'facebook', 'social-' || i, i from generate_series(0, 9) i) c
+     on conflict do nothing`,
+  );
+}
+
 async function timeSummary(base, cookie, query, runs = 40) {
   const url = `${base}/api/admin/analytics${query ? `?${new URLSearchParams(query)}` : ''}`;
   const get = async () => {
@@ -315,6 +338,7 @@ async function scaleBenchmark(databaseUrl) {
     await db.query('truncate website_lead cascade');
     await seedLeads(db, LEADS);
   }
+  if (Number((await db.query('select count(*) from lead_sale')).rows[0].count) === 0) await seedMoney(db);
   const rows = [];
   let seeded = held;
   const recent = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
@@ -353,7 +377,7 @@ async function scaleBenchmark(databaseUrl) {
     const rebuildSeconds = (performance.now() - t) / 1000;
     await db.query('vacuum analyze');
     const counts = [];
-    for (const table of ['analytics_event', 'website_lead', ...ROLLUPS]) {
+    for (const table of ['analytics_event', 'website_lead', 'lead_sale', 'ad_cost', ...ROLLUPS]) {
       counts.push(`${table}=${fmt(Number((await db.query(`select count(*) from ${table}`)).rows[0].count))}`);
     }
     console.info(
