@@ -69,6 +69,9 @@ beforeAll(async () => {
   await sale('Paid Search', 'google', 'Spring', '25.00', '2026-11-03T17:00:00Z', true);
   // November: $12.34 at 03:00 UTC on Nov 4, which is 22:00 on Nov 3 in New York.
   await sale('Email', 'newsletter', 'November', '12.34', '2026-11-04T03:00:00Z');
+  // A sale of a source with no visit and no lead in the range counts in no row of the sources table,
+  // so neither in the totals nor on its day.
+  await sale('Referral', 'old.example', '', '99.00', '2026-11-03T18:00:00Z');
 
   const res = await t.app.inject({
     method: 'POST',

@@ -225,26 +225,39 @@ export type SourcesReport = Pick<
  * Revenue by source (issue 34): the website leads of the range sold to buyers, at their price, net of
  * returns, keyed as the lead rollups are (the day of the offer in the business time zone).
  */
-function revenueSql(q: AnalyticsQuery, range: DayRange, timeZone: string, params: Params): string {
+function revenueSql(
+  q: AnalyticsQuery,
+  range: DayRange,
+  timeZone: string,
+  params: Params,
+  by: 'source' | 'day',
+  only?: { channel: string; source: string; campaign: string }[],
+): string {
   const clauses = [...attributionClauses(q, params), `lead_kind = 'website'`, `status = 'sold'`];
-  if (range.from || range.to) {
-    const day = `(created_at at time zone ${params.add(timeZone)})::date`;
+  // The zone is a parameter only where the statement uses it (an unused one has no type).
+  const zone = range.from || range.to || by === 'day' ? params.add(timeZone) : '';
+  const day = () => `(created_at at time zone ${zone})::date`;
+  if (range.from) {
     // A day's offers lie within a day of its UTC date: the index narrows, the zone's date decides.
-    if (range.from) {
-      const from = params.add(range.from);
-      clauses.push(`created_at >= (${from}::date - 1)::timestamptz`, `${day} >= ${from}::date`);
-    }
-    if (range.to) {
-      const to = params.add(range.to);
-      clauses.push(`created_at < (${to}::date + 2)::timestamptz`, `${day} <= ${to}::date`);
-    }
+    const from = params.add(range.from);
+    clauses.push(`created_at >= (${from}::date - 1)::timestamptz`, `${day()} >= ${from}::date`);
+  }
+  if (range.to) {
+    const to = params.add(range.to);
+    clauses.push(`created_at < (${to}::date + 2)::timestamptz`, `${day()} <= ${to}::date`);
+  }
+  if (only) {
+    const keys = ['channel', 'source', 'campaign'] as const;
+    const arrays = keys.map((k) => `${params.add(only.map((o) => o[k]))}::text[]`).join(', ');
+    clauses.push(`(channel, source, campaign) in (select * from unnest(${arrays}))`);
   }
   // Whole cents (issue 35): price is numeric, so the product is exact and no float ever adds money up.
-  // By day too, for the daily chart's revenue.
-  return `select channel, source, campaign, (created_at at time zone ${params.add(timeZone)})::date::text as day,
-      count(*) filter (where returned_at is null)::text as sold,
-      (coalesce(sum(price) filter (where returned_at is null), 0) * 100)::bigint::text as revenue_cents
-    from lead_sale ${where(clauses)} group by channel, source, campaign, 4`;
+  const revenue = `(coalesce(sum(price) filter (where returned_at is null), 0) * 100)::bigint::text as revenue_cents`;
+  if (by === 'day') {
+    return `select ${day()}::text as day, ${revenue} from lead_sale ${where(clauses)} group by 1`;
+  }
+  return `select channel, source, campaign, count(*) filter (where returned_at is null)::text as sold, ${revenue}
+    from lead_sale ${where(clauses)} group by channel, source, campaign`;
 }
 
 /**
@@ -252,16 +265,30 @@ function revenueSql(q: AnalyticsQuery, range: DayRange, timeZone: string, params
  * channel and no country: a source or campaign filter narrows it (compared as costs meet traffic,
  * without regard to case); a channel filter is applied to the rows it lands on.
  */
-function costSql(q: AnalyticsQuery, range: DayRange, params: Params): string {
+function costSql(
+  q: AnalyticsQuery,
+  range: DayRange,
+  params: Params,
+  by: 'source' | 'day',
+  only?: { source: string; campaign: string }[],
+): string {
   const clauses: string[] = [];
   if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
   if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
   if (q.source) clauses.push(`source = lower(btrim(${params.add(q.source)}))`);
   if (q.campaign !== undefined) clauses.push(`lower(campaign) = lower(btrim(${params.add(q.campaign)}))`);
-  // By day too, for the daily chart's cost; a campaign's rows meet traffic under one spelling.
-  return `select day::text as day, source, min(campaign) over (partition by source, lower(campaign)) as campaign,
-      cost_cents::text as cost_cents
-    from ad_cost ${where(clauses)}`;
+  if (only) {
+    const sources = params.add(only.map((o) => o.source));
+    const campaigns = params.add(only.map((o) => o.campaign.toLowerCase()));
+    clauses.push(
+      `(source, lower(campaign)) in (select * from unnest(${sources}::text[], ${campaigns}::text[]))`,
+    );
+  }
+  if (by === 'day') {
+    return `select day::text as day, sum(cost_cents)::text as cost_cents from ad_cost ${where(clauses)} group by day`;
+  }
+  return `select source, min(campaign) as campaign, sum(cost_cents)::text as cost_cents
+    from ad_cost ${where(clauses)} group by source, lower(campaign)`;
 }
 
 export async function getSourcesReport(
@@ -279,7 +306,23 @@ export async function getSourcesReport(
   const sourceKeys = ['channel', 'source', 'campaign'];
   // Under a country filter the cost is unknown (an ad platform's daily cost has no country), not 0.
   const costsKnown = !q.country;
-  const [visits, leads, visitors, quality, reasons, revenue, costs] = await Promise.all([
+  type DayCents<K extends string> = { rows: ({ day: string } & Record<K, string>)[] };
+  const revenueByDay = (only?: { channel: string; source: string; campaign: string }[]) => {
+    const params = new Params();
+    return pool.query<{ day: string; revenue_cents: string }>(
+      revenueSql(q, range, timeZone, params, 'day', only),
+      params.values,
+    );
+  };
+  const costByDay = (only?: { source: string; campaign: string }[]): Promise<DayCents<'cost_cents'>> => {
+    if (!costsKnown) return Promise.resolve({ rows: [] });
+    const params = new Params();
+    return pool.query<{ day: string; cost_cents: string }>(
+      costSql(q, range, params, 'day', only),
+      params.values,
+    );
+  };
+  const [visits, leads, visitors, quality, reasons, revenue, costs, dayRevenue, dayCost] = await Promise.all([
     pool.query<VisitRow & { channel: Channel; source: string; campaign: string }>(
       rollupSql(VISITS, q, range, visitParams, ['channel', 'source', 'campaign']),
       visitParams.values,
@@ -307,20 +350,19 @@ export async function getSourcesReport(
       rollupSql(REASONS, q, range, reasonParams, [...sourceKeys, 'reason']),
       reasonParams.values,
     ),
-    pool.query<{
-      channel: Channel;
-      source: string;
-      campaign: string;
-      day: string;
-      sold: string;
-      revenue_cents: string;
-    }>(revenueSql(q, range, timeZone, revenueParams), revenueParams.values),
+    pool.query<{ channel: Channel; source: string; campaign: string; sold: string; revenue_cents: string }>(
+      revenueSql(q, range, timeZone, revenueParams, 'source'),
+      revenueParams.values,
+    ),
     costsKnown
-      ? pool.query<{ day: string; source: string; campaign: string; cost_cents: string }>(
-          costSql(q, range, costParams),
+      ? pool.query<{ source: string; campaign: string; cost_cents: string }>(
+          costSql(q, range, costParams, 'source'),
           costParams.values,
         )
       : { rows: [] },
+    // The daily chart's money (issue 35): the same sales and costs summed by day.
+    revenueByDay(),
+    costByDay(),
   ]);
 
   const rows = new Map<string, SourceRow>();
@@ -363,22 +405,17 @@ export async function getSourcesReport(
   }
   // Money (issue 35), kept in cents until each row's figures are worked out.
   const revenueCents = new Map<SourceRow, number>();
-  // The daily chart's money (issue 35): each day's share of the same figures, so the days add up to the totals.
-  const daily = new Map<string, { revenueCents: number; costCents: number }>();
-  const onDay = (day: string) => {
-    let entry = daily.get(day);
-    if (!entry) {
-      entry = { revenueCents: 0, costCents: 0 };
-      daily.set(day, entry);
-    }
-    return entry;
-  };
+  // Sales of a source without a row of the range (its lead and visits in other days) count in no row:
+  // the daily chart leaves them out too.
+  const revenueLeftOut: { channel: string; source: string; campaign: string }[] = [];
   for (const r of revenue.rows) {
     const row = rows.get(keyOf(r));
-    if (!row) continue;
-    row.sold += Number(r.sold);
-    revenueCents.set(row, (revenueCents.get(row) ?? 0) + Number(r.revenue_cents));
-    onDay(r.day).revenueCents += Number(r.revenue_cents);
+    if (!row) {
+      revenueLeftOut.push(r);
+      continue;
+    }
+    row.sold = Number(r.sold);
+    revenueCents.set(row, Number(r.revenue_cents));
   }
   // A campaign's cost lands on the row of its source and campaign (case aside); when traffic has it
   // under two channels, on the one with the most visits. A cost that meets no traffic is a row of its own
@@ -393,18 +430,38 @@ export async function getSourcesReport(
   }
   const costCents = new Map<SourceRow, number>();
   const costOnly: SourceRow[] = [];
+  const costLeftOut: { source: string; campaign: string }[] = [];
   for (const c of costs.rows) {
     let row = byCostKey.get(costKey(c.source, c.campaign));
     if (!row) {
       const channel = costChannel(c.source);
-      if (q.channel && q.channel !== channel) continue;
+      if (q.channel && q.channel !== channel) {
+        costLeftOut.push(c);
+        continue;
+      }
       row = emptyRow(channel, c.source, c.campaign);
       byCostKey.set(costKey(c.source, c.campaign), row);
       costOnly.push(row);
     }
     costCents.set(row, (costCents.get(row) ?? 0) + Number(c.cost_cents));
-    onDay(c.day).costCents += Number(c.cost_cents);
   }
+  // Each day's money is what the rows count (so the days add up to the totals): the day sums, less the
+  // money of the sources left out above — usually none, read only when there are some.
+  const [revenueOut, costOut] = await Promise.all([
+    revenueLeftOut.length ? revenueByDay(revenueLeftOut) : { rows: [] },
+    costLeftOut.length ? costByDay(costLeftOut) : { rows: [] },
+  ]);
+  const daily = new Map<string, { revenueCents: number; costCents: number }>();
+  const addTo = (day: string, revenue: number, cost: number) => {
+    const entry = daily.get(day) ?? { revenueCents: 0, costCents: 0 };
+    entry.revenueCents += revenue;
+    entry.costCents += cost;
+    daily.set(day, entry);
+  };
+  for (const r of dayRevenue.rows) addTo(r.day, Number(r.revenue_cents), 0);
+  for (const r of revenueOut.rows) addTo(r.day, -Number(r.revenue_cents), 0);
+  for (const c of dayCost.rows) addTo(c.day, 0, Number(c.cost_cents));
+  for (const c of costOut.rows) addTo(c.day, 0, -Number(c.cost_cents));
   const money = { sold: 0, revenueCents: 0, costCents: 0, accepted: 0 };
   for (const row of [...rows.values(), ...costOnly]) {
     const rev = revenueCents.get(row) ?? 0;
@@ -462,6 +519,7 @@ export async function getSourcesReport(
     sources,
     leadsWithoutVisit,
     dailyMoney: [...daily.entries()]
+      .filter(([, m]) => m.revenueCents !== 0 || m.costCents !== 0)
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([date, m]) => ({
         date,
