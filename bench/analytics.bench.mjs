@@ -9,7 +9,9 @@
 //  2. GET /api/admin/analytics p50 with 1,000,000 and then 10,000,000 seeded events (a year of
 //     traffic, skewed over ~60 countries and ~300 referrers, four events per visit, with sources and
 //     campaigns, device types, browsers and operating systems — issue 26) and 100,000 website leads (the
-//     funnel and sources table, issue 15). Goal: ≤ 60 ms at 10M.
+//     funnel and sources table, issue 15), a third of them sold (one sale in ten returned) and a year of
+//     daily ad cost for the 30 paid campaigns (the money columns and the daily chart's money, issue 35).
+//     Goal: ≤ 60 ms at 10M.
 //
 // Needs a PostgreSQL: BENCH_DATABASE_URL or DATABASE_URL (an admin URL; a scratch database is created
 // and dropped). Options: --duration <s> (per run, default 10), --rounds <n> (alternating baseline/track
