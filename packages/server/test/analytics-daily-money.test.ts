@@ -53,16 +53,24 @@ beforeAll(async () => {
   await sql(
     `insert into analytics_daily_country (day, event_type, country, count) values ('2026-11-03', 'page_view', 'US', 10)`,
   );
-  // The sources the sales belong to (a sale counts on its source's row, as in the sources table).
-  await sql(
-    `insert into analytics_daily_source (day, country, channel, source, campaign, visits, visitors)
-     values ('2026-11-03', 'US', 'Paid Search', 'google', 'Spring', 200, 200),
-            ('2026-11-03', 'US', 'Paid Social', 'facebook', 'Retarget', 50, 50)`,
-  );
-  await sql(
-    `insert into lead_daily_source (day, country, channel, source, campaign, leads, consenting, beneficiaries, tracked)
-     values ('2026-11-03', 'US', 'Email', 'newsletter', 'November', 1, 1, 0, 0)`,
-  );
+  // The sources the sales belong to (a sale counts on its source's row, as in the sources table), in the
+  // daily rollups and in the monthly ones (whole months, as all time reads them).
+  for (const [table, period, first] of [
+    ['daily', 'day', '2026-11-03'],
+    ['monthly', 'month', '2026-11-01'],
+  ]) {
+    await sql(
+      `insert into analytics_${table}_source (${period}, country, channel, source, campaign, visits, visitors)
+       values ($1, 'US', 'Paid Search', 'google', 'Spring', 200, 200),
+              ($1, 'US', 'Paid Social', 'facebook', 'Retarget', 50, 50)`,
+      [first],
+    );
+    await sql(
+      `insert into lead_${table}_source (${period}, country, channel, source, campaign, leads, consenting, beneficiaries, tracked)
+       values ($1, 'US', 'Email', 'newsletter', 'November', 1, 1, 0, 0)`,
+      [first],
+    );
+  }
   // Spring: $25.00 on Nov 3, $25.00 on Nov 4, and $25.00 on Nov 3 returned later (no revenue).
   await sale('Paid Search', 'google', 'Spring', '25.00', '2026-11-03T16:00:00Z');
   await sale('Paid Search', 'google', 'Spring', '25.00', '2026-11-04T15:00:00Z');
@@ -103,6 +111,17 @@ describe('GET /api/admin/analytics: the daily chart’s money', () => {
       { date: '2026-11-04', revenue: 25, cost: 10 },
     ]);
     expect(s.moneyTotals).toMatchObject({ revenue: 62.34, cost: 62.5 });
+  });
+
+  it('gives every day with money over all time', async () => {
+    const s = await analytics('');
+    expect(s.dailyMoney).toEqual([
+      { date: '2026-11-02', revenue: 0, cost: 7 },
+      { date: '2026-11-03', revenue: 37.34, cost: 45.5 },
+      { date: '2026-11-04', revenue: 25, cost: 10 },
+      { date: '2026-11-10', revenue: 0, cost: 999 },
+    ]);
+    expect(s.moneyTotals).toMatchObject({ revenue: 62.34, cost: 1061.5 });
   });
 
   it('lists a day with money and no event, and narrows by the filters as the sources table does', async () => {

@@ -230,12 +230,11 @@ function revenueSql(
   range: DayRange,
   timeZone: string,
   params: Params,
-  by: 'source' | 'day',
+  by: 'source and day' | 'day',
   only?: { channel: string; source: string; campaign: string }[],
 ): string {
   const clauses = [...attributionClauses(q, params), `lead_kind = 'website'`, `status = 'sold'`];
-  // The zone is a parameter only where the statement uses it (an unused one has no type).
-  const zone = range.from || range.to || by === 'day' ? params.add(timeZone) : '';
+  const zone = params.add(timeZone);
   const day = () => `(created_at at time zone ${zone})::date`;
   if (range.from) {
     // A day's offers lie within a day of its UTC date: the index narrows, the zone's date decides.
@@ -256,8 +255,10 @@ function revenueSql(
   if (by === 'day') {
     return `select ${day()}::text as day, ${revenue} from lead_sale ${where(clauses)} group by 1`;
   }
-  return `select channel, source, campaign, count(*) filter (where returned_at is null)::text as sold, ${revenue}
-    from lead_sale ${where(clauses)} group by channel, source, campaign`;
+  // One scan for both: the rows by source (day null) and the day sums (by_day).
+  return `select grouping(channel, source, campaign) <> 0 as by_day, channel, source, campaign,
+      ${day()}::text as day, count(*) filter (where returned_at is null)::text as sold, ${revenue}
+    from lead_sale ${where(clauses)} group by grouping sets ((channel, source, campaign), (${day()}))`;
 }
 
 /**
@@ -322,7 +323,7 @@ export async function getSourcesReport(
       params.values,
     );
   };
-  const [visits, leads, visitors, quality, reasons, revenue, costs, dayRevenue, dayCost] = await Promise.all([
+  const [visits, leads, visitors, quality, reasons, sales, costs, dayCost] = await Promise.all([
     pool.query<VisitRow & { channel: Channel; source: string; campaign: string }>(
       rollupSql(VISITS, q, range, visitParams, ['channel', 'source', 'campaign']),
       visitParams.values,
@@ -350,20 +351,26 @@ export async function getSourcesReport(
       rollupSql(REASONS, q, range, reasonParams, [...sourceKeys, 'reason']),
       reasonParams.values,
     ),
-    pool.query<{ channel: Channel; source: string; campaign: string; sold: string; revenue_cents: string }>(
-      revenueSql(q, range, timeZone, revenueParams, 'source'),
-      revenueParams.values,
-    ),
+    pool.query<{
+      by_day: boolean;
+      channel: Channel;
+      source: string;
+      campaign: string;
+      day: string;
+      sold: string;
+      revenue_cents: string;
+    }>(revenueSql(q, range, timeZone, revenueParams, 'source and day'), revenueParams.values),
     costsKnown
       ? pool.query<{ source: string; campaign: string; cost_cents: string }>(
           costSql(q, range, costParams, 'source'),
           costParams.values,
         )
       : { rows: [] },
-    // The daily chart's money (issue 35): the same sales and costs summed by day.
-    revenueByDay(),
+    // The daily chart's money (issue 35): the same costs summed by day (the sales' come with them).
     costByDay(),
   ]);
+  const revenue = { rows: sales.rows.filter((r) => !r.by_day) };
+  const dayRevenue = { rows: sales.rows.filter((r) => r.by_day) };
 
   const rows = new Map<string, SourceRow>();
   const total = visitCounts(undefined);
