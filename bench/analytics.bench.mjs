@@ -9,12 +9,16 @@
 //  2. GET /api/admin/analytics p50 with 1,000,000 and then 10,000,000 seeded events (a year of
 //     traffic, skewed over ~60 countries and ~300 referrers, four events per visit, with sources and
 //     campaigns, device types, browsers and operating systems — issue 26) and 100,000 website leads (the
-//     funnel and sources table, issue 15). Goal: ≤ 60 ms at 10M.
+//     funnel and sources table, issue 15), a third of them sold (one sale in ten returned) and a year of
+//     daily ad cost for the 30 paid campaigns (the money columns and the daily chart's money, issue 35).
+//     Goal: ≤ 60 ms at 10M.
 //
 // Needs a PostgreSQL: BENCH_DATABASE_URL or DATABASE_URL (an admin URL; a scratch database is created
 // and dropped). Options: --duration <s> (per run, default 10), --rounds <n> (alternating baseline/track
 // runs, default 2), --skip-load, --skip-scale, --sizes 1000000,10000000, --leads 100000,
-// --keep (leave the scratch database for EXPLAIN).
+// --keep (leave the scratch database for EXPLAIN), --database <name> (use that database, kept from an
+// earlier --keep run, instead of a scratch one: a size it already holds is measured without seeding
+// again, so several builds can be measured on one seeded database; it is never dropped).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
@@ -286,6 +290,29 @@ async function seedLeads(db, count) {
   );
 }
 
+/**
+ * The money the sources table and the daily chart read (issue 35): every third lead sold at $5–$40, one
+ * sale in ten returned, and a year of daily ad cost for the 20 Google and 10 Facebook campaigns.
+ */
+async function seedMoney(db) {
+  await db.query(
+    `insert into lead_sale (lead_id, lead_kind, status, price_cents, sold_at, country, channel, source, campaign,
+       returned_at, created_at)
+     select id, 'website', 'sold', (5 + (n % 36)) * 100, created_at, country, channel, source, coalesce(campaign, ''),
+       case when n % 10 = 0 then created_at + interval '3 days' end, created_at
+     from (select *, row_number() over (order by created_at) as n from website_lead) l where n % 3 = 0
+     on conflict do nothing`,
+  );
+  await db.query(
+    `insert into ad_cost (day, source, campaign, cost_cents, currency)
+     select d::date, c.source, c.campaign, 1000 + (extract(doy from d)::int * 37 + c.i * 101) % 9000, 'USD'
+     from generate_series(current_date - 365, current_date, interval '1 day') d,
+       (select 'google' as source, 'search-' || i as campaign, i from generate_series(0, 19) i
+        union all select 'facebook', 'social-' || i, i from generate_series(0, 9) i) c
+     on conflict do nothing`,
+  );
+}
+
 async function timeSummary(base, cookie, query, runs = 40) {
   const url = `${base}/api/admin/analytics${query ? `?${new URLSearchParams(query)}` : ''}`;
   const get = async () => {
@@ -307,11 +334,15 @@ async function scaleBenchmark(databaseUrl) {
   const db = new pg.Client({ connectionString: databaseUrl });
   db.on('error', () => {}); // the scratch database is dropped with force at the end
   await db.connect();
-  await db.query(`truncate analytics_event, ${ROLLUPS.join(', ')}`);
-  await db.query('truncate website_lead cascade');
-  await seedLeads(db, LEADS);
+  const held = REUSE ? Number((await db.query('select count(*) from analytics_event')).rows[0].count) : 0;
+  if (held === 0) {
+    await db.query(`truncate analytics_event, ${ROLLUPS.join(', ')}`);
+    await db.query('truncate website_lead cascade');
+    await seedLeads(db, LEADS);
+  }
+  if (Number((await db.query('select count(*) from lead_sale')).rows[0].count) === 0) await seedMoney(db);
   const rows = [];
-  let seeded = 0;
+  let seeded = held;
   const recent = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
   const variants = [
     ['no filters (the dashboard default)', null],
@@ -322,6 +353,12 @@ async function scaleBenchmark(databaseUrl) {
     ['channel=Paid Search, country=US', { channel: 'Paid Search', country: 'US' }],
   ];
   for (const size of SIZES) {
+    if (size < seeded) throw new Error(`the database holds ${fmt(seeded)} events, more than ${fmt(size)}`);
+    if (size === seeded) {
+      console.info(`\n${fmt(size)} events already seeded in ${REUSE}: measuring without seeding`);
+      await measureScale(databaseUrl, size, variants, rows);
+      continue;
+    }
     console.info(`\nSeeding ${fmt(size)} events...`);
     let t = performance.now();
     await seedEvents(db, seeded, size - seeded);
@@ -342,34 +379,18 @@ async function scaleBenchmark(databaseUrl) {
     const rebuildSeconds = (performance.now() - t) / 1000;
     await db.query('vacuum analyze');
     const counts = [];
-    for (const table of ['analytics_event', 'website_lead', ...ROLLUPS]) {
+    for (const table of ['analytics_event', 'website_lead', 'lead_sale', 'ad_cost', ...ROLLUPS]) {
       counts.push(`${table}=${fmt(Number((await db.query(`select count(*) from ${table}`)).rows[0].count))}`);
     }
     console.info(
       `  seeded in ${seedSeconds.toFixed(1)} s, rollups rebuilt in ${rebuildSeconds.toFixed(1)} s; rows: ${counts.join(', ')}`,
     );
-
-    const port = 21_000 + Math.floor(Math.random() * 10_000);
-    const server = await startAppServer(databaseUrl, port);
-    const base = `http://127.0.0.1:${port}`;
-    const login = await fetch(`${base}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ADMIN),
-    });
-    if (login.status !== 200) throw new Error(`sign-in failed: ${login.status}`);
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    for (const [label, query] of variants) {
-      const { p50, p95 } = await timeSummary(base, cookie, query);
-      rows.push({ events: fmt(size), query: label, 'p50 ms': p50.toFixed(1), 'p95 ms': p95.toFixed(1) });
-    }
-    await stopProcess(server);
+    await measureScale(databaseUrl, size, variants, rows);
   }
   await db.end();
-  console.info('\nGET /api/admin/analytics (sequential requests over HTTP, after 5 warm-up requests):');
+  console.info(
+    `\nGET /api/admin/analytics (sequential requests over HTTP, after 5 warm-up requests; load average ${loadAverage()}):`,
+  );
   printTable(rows);
   const worst = Math.max(
     ...rows.filter((r) => r.events === fmt(SIZES.at(-1))).map((r) => Number(r['p50 ms'])),
@@ -381,17 +402,50 @@ async function scaleBenchmark(databaseUrl) {
   return rows;
 }
 
-const dbName = `uf_bench_${Date.now().toString(36)}`;
-await runSql(adminUrl, `create database ${dbName}`);
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+/** Times every variant against a server started on the database as it is. */
+async function measureScale(databaseUrl, size, variants, rows) {
+  const port = 21_000 + Math.floor(Math.random() * 10_000);
+  const server = await startAppServer(databaseUrl, port);
+  const base = `http://127.0.0.1:${port}`;
+  const login = await fetch(`${base}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  if (login.status !== 200) throw new Error(`sign-in failed: ${login.status}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  for (const [label, query] of variants) {
+    const { p50, p95 } = await timeSummary(base, cookie, query);
+    rows.push({ events: fmt(size), query: label, 'p50 ms': p50.toFixed(1), 'p95 ms': p95.toFixed(1) });
+  }
+  await stopProcess(server);
+}
+
+const REUSE = option('database', '');
+const dbName = REUSE || `uf_bench_${Date.now().toString(36)}`;
+if (!REUSE) await runSql(adminUrl, `create database ${dbName}`);
 const databaseUrl = withDatabase(adminUrl, dbName);
 try {
   // Migrate once (the first server start does it) so both parts start from a ready schema.
   const migrated = await startAppServer(databaseUrl, 21_000 + Math.floor(Math.random() * 10_000));
   await stopProcess(migrated);
-  if (!flag('skip-load')) await loadBenchmark(databaseUrl);
+  if (!flag('skip-load')) {
+    if (REUSE)
+      throw new Error('--database keeps its seeded events: add --skip-load (the load part truncates)');
+    await loadBenchmark(databaseUrl);
+  }
   if (!flag('skip-scale')) await scaleBenchmark(databaseUrl);
 } finally {
   stopAll();
-  if (flag('keep')) console.info(`kept the database for a closer look: ${databaseUrl}`);
+  if (flag('keep') || REUSE) console.info(`kept the database for a closer look: ${databaseUrl}`);
   else await runSql(adminUrl, `drop database if exists ${dbName} with (force)`);
 }

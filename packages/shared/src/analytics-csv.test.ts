@@ -57,6 +57,7 @@ const summary: AnalyticsSummary = {
       costPerAcceptedLead: 15,
     },
   ],
+  dailyMoney: [],
   moneyTotals: {
     sold: 2,
     revenue: 20.5,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  chartDays,
   formatChange,
   formatPercent,
   pageViewsCaption,
@@ -96,5 +97,27 @@ describe('rangeLabel', () => {
     expect(rangeLabel({ startDate: '2026-11-24', endDate: '2026-11-24' })).toBe('Nov 24, 2026');
     expect(rangeLabel({ startDate: '2026-11-18', endDate: '2026-11-24' })).toBe('Nov 18 – Nov 24, 2026');
     expect(rangeLabel({ startDate: '2025-12-28', endDate: '2026-01-03' })).toBe('Dec 28, 2025 – Jan 3, 2026');
+  });
+});
+
+describe('chartDays (issue 35: the daily chart’s money)', () => {
+  const days = [
+    { date: '2026-11-02', views: 4, clicks: 1, surveyStarts: 0 },
+    { date: '2026-11-03', views: 2, clicks: 0, surveyStarts: 1 },
+  ];
+  it('is the activity alone while the money is not shown', () => {
+    expect(chartDays(days, null)).toBe(days);
+  });
+  it('puts each day’s revenue and cost beside its events, and adds the days with money only', () => {
+    expect(
+      chartDays(days, [
+        { date: '2026-11-03', revenue: 37.34, cost: 45.5 },
+        { date: '2026-11-04', revenue: 25, cost: null },
+      ]),
+    ).toEqual([
+      { date: '2026-11-02', views: 4, clicks: 1, surveyStarts: 0, revenue: 0, cost: 0 },
+      { date: '2026-11-03', views: 2, clicks: 0, surveyStarts: 1, revenue: 37.34, cost: 45.5 },
+      { date: '2026-11-04', views: 0, clicks: 0, surveyStarts: 0, revenue: 25, cost: null },
+    ]);
   });
 });

@@ -31,6 +31,9 @@ export const ANALYTICS_TEXTS = {
   },
   dailyActivity: 'Daily Activity',
   series: { views: 'Page Views', clicks: 'Clicks', surveyStarts: 'Survey Starts' },
+  /** Issue 35: the daily chart's money, on its own axis in dollars. */
+  moneySeries: { revenue: 'Revenue (net of returns)', cost: 'Ad Cost' },
+  showMoney: 'Revenue and cost',
   topCountries: 'Top Countries',
   noCountries: 'No country data available',
   topReferrers: 'Top Referrers',
@@ -253,6 +256,26 @@ export function zeroFillDays(
     out.push(byDate.get(date) ?? { date, views: 0, clicks: 0, surveyStarts: 0 });
   }
   return out;
+}
+
+/** A day of the daily chart: its events, and with the money shown its revenue and ad cost (USD). */
+export type ChartDay = DayActivity & { revenue?: number; cost?: number | null };
+
+/**
+ * The daily chart's days (issue 35): the activity alone, or with each day's revenue and ad cost beside it —
+ * every day of either series (a day with money and no event shows no bars).
+ */
+export function chartDays(
+  days: DayActivity[],
+  money: { date: string; revenue: number; cost: number | null }[] | null,
+): ChartDay[] {
+  if (!money) return days;
+  const byDate = new Map<string, ChartDay>(days.map((d) => [d.date, { ...d, revenue: 0, cost: 0 }]));
+  for (const m of money) {
+    const day = byDate.get(m.date) ?? { date: m.date, views: 0, clicks: 0, surveyStarts: 0 };
+    byDate.set(m.date, { ...day, revenue: m.revenue, cost: m.cost });
+  }
+  return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
 }
 
 /** Date presets of the analytics filters (issue 16), in the order shown. */

@@ -68,6 +68,19 @@ export const analyticsSummarySchema = z.object({
   deviceTypes: breakdown('Visits by device type: desktop, mobile, tablet, other, unknown (top 10)'),
   browsers: breakdown('Visits by browser (top 10)'),
   operatingSystems: breakdown('Visits by operating system (top 10)'),
+  dailyMoney: z
+    .array(
+      z.object({
+        date: isoDate(),
+        revenue: z
+          .number()
+          .describe('USD, net of returns: the sales made that day, as moneyTotals counts them'),
+        cost: z.number().nullable().describe('Ad cost of the day, USD; null under a country filter'),
+      }),
+    )
+    .describe(
+      "Revenue and ad cost per day (issue 35), adding up to moneyTotals: every day of dailyViews and every day with money but no event, in date order — the daily chart's money",
+    ),
   moneyTotals: z
     .object({ revenue: z.number().describe('USD, net of returns'), ...money })
     .describe('The money columns over every source of the filter (issue 35)'),

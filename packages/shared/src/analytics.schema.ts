@@ -142,6 +142,12 @@ export type AnalyticsSummary = {
   };
   funnel: { step: FunnelStep; count: number }[];
   sources: SourceRow[];
+  /**
+   * Issue 35: revenue (net of returns) and ad cost per day, USD, the same money as moneyTotals day by day:
+   * one entry for each day of dailyViews and for each day with money but no event, in date order. cost is
+   * null under a country filter (ad cost has no country).
+   */
+  dailyMoney: { date: string; revenue: number; cost: number | null }[];
   /** Issue 35: the money columns over every source of the filter (not only the rows listed). */
   moneyTotals: { revenue: number } & MoneyColumns;
   // Additions of issue 26.

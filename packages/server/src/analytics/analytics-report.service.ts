@@ -6,6 +6,7 @@ import type { Pool, PoolClient } from 'pg';
 import { dateAndTimeIn } from '../platform/time';
 import { comparisonPeriods, splitRange } from './analytics-periods';
 import { FUNNEL_DEPTHS, getPeriodTotals, getSourcesReport, Params, where } from './analytics-sources';
+import { keepDayVisitorCounts, LAST_CLOSED_DAY } from './day-visitor-counts';
 
 // The dashboard's numbers, read from the daily and monthly rollups only (ADR 020): the work depends on
 // the number of days, months, countries and referrers in range, never on the number of events. A 'day'
@@ -169,10 +170,16 @@ export async function getAnalyticsSummary(
   const periods = comparisonPeriods({ from: q.startDate, to: q.endDate }, today);
   const [report, current, previous] = await Promise.all([
     getSourcesReport(pool, q, timeZone),
-    getPeriodTotals(pool, q, periods.current),
-    getPeriodTotals(pool, q, periods.previous),
+    getPeriodTotals(pool, q, periods.current, timeZone),
+    getPeriodTotals(pool, q, periods.previous, timeZone),
   ]);
 
+  // Days without events show as zeros, not as gaps (issue 16).
+  const dailyViews = zeroFillDays([...days.values()], { startDate: q.startDate, endDate: q.endDate, today });
+  // The chart's money (issue 35): a figure for every day it shows, and the days with money and no event.
+  const moneyByDay = new Map(report.dailyMoney.map((d) => [d.date, d]));
+  const moneyDays = [...new Set([...dailyViews.map((d) => d.date), ...moneyByDay.keys()])].sort();
+  const noMoney = (date: string) => ({ date, revenue: 0, cost: q.country ? null : 0 });
   return {
     totalPageViews,
     totalClicks,
@@ -182,9 +189,9 @@ export async function getAnalyticsSummary(
       .slice(0, ANALYTICS_TOP_LIMIT)
       .map((r) => ({ country: r.key, count: Number(r.count) })),
     topReferrers: referrers.rows.map((r) => ({ referrer: r.key, count: Number(r.count) })),
-    // Days without events show as zeros, not as gaps (issue 16).
-    dailyViews: zeroFillDays([...days.values()], { startDate: q.startDate, endDate: q.endDate, today }),
+    dailyViews,
     ...report,
+    dailyMoney: moneyDays.map((date) => moneyByDay.get(date) ?? noMoney(date)),
     deviceTypes: breakdown(devices.rows, 'device'),
     browsers: breakdown(devices.rows, 'browser'),
     operatingSystems: breakdown(devices.rows, 'os'),
@@ -272,7 +279,8 @@ export async function rebuildRollups(
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const all = [...DAILY_TABLES, ...MONTHLY_TABLES.map((m) => m.table)];
+    // The kept visitor counts too (ADR 070): a count of the rebuilt days waits for their new visitors.
+    const all = [...DAILY_TABLES, ...MONTHLY_TABLES.map((m) => m.table), 'analytics_day_visitor_count'];
     await client.query(`lock table ${all.join(', ')} in exclusive mode`);
     const fromDay =
       options.fromDay ?? (await firstCompleteDay(client, options.timeZone, options.retentionDays));
@@ -287,7 +295,7 @@ export async function rebuildRollups(
        session_id, visitor_id, channel, source, utm_campaign, device_type, browser, os,
        (created_at at time zone $1)::date as day
        from analytics_event where created_at >= ($2::date)::timestamp at time zone $1) e`;
-    for (const table of DAILY_TABLES) {
+    for (const table of [...DAILY_TABLES, 'analytics_day_visitor_count']) {
       await client.query(`delete from ${table} where day >= $1::date`, [fromDay]);
     }
     const inserted = await run(
@@ -334,6 +342,18 @@ export async function rebuildRollups(
        select distinct day, visitor_id, country, channel, source, campaign from analytics_visit
        where day >= $1::date and visitor_id is not null`,
       [fromDay],
+    );
+    // The closed days' unique visitors, counted once here rather than by the first dashboard (ADR 070).
+    const closed = await client.query<{ day: string }>(
+      `select d::date::text as day
+       from (select min(day) as first from analytics_day_visitor) v,
+         generate_series(greatest($1::date, v.first), ${LAST_CLOSED_DAY('$2')}, interval '1 day') d
+       where v.first is not null`,
+      [fromDay, tz],
+    );
+    await keepDayVisitorCounts(
+      client,
+      closed.rows.map((r) => r.day),
     );
     // A visitor counts once a day in each country / channel / source / campaign (as ingestion does).
     await client.query(
@@ -404,8 +424,9 @@ export async function purgeExpiredEvents(pool: Pool, retentionDays: number, chun
     total += rowCount ?? 0;
     if ((rowCount ?? 0) < chunk) break;
   }
-  // Visits and the day's visitor ids are raw data too: they go with the events of their day.
-  for (const table of ['analytics_visit', 'analytics_day_visitor']) {
+  // Visits and the day's visitor ids are raw data too: they go with the events of their day, and so do
+  // the visitor counts kept from them (ADR 070), the rollups counting those days from then on.
+  for (const table of ['analytics_visit', 'analytics_day_visitor', 'analytics_day_visitor_count']) {
     await pool.query(`delete from ${table} where day < (now() - make_interval(days => $1))::date`, [
       retentionDays,
     ]);

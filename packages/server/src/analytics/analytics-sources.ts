@@ -6,6 +6,12 @@ import type { Channel } from '@uf/shared/channel';
 import type { Pool } from 'pg';
 import { moneyFigures } from '../costs/money-figures';
 import { addDays, type DayRange, splitRange } from './analytics-periods';
+import {
+  COUNTED_DIMENSIONS,
+  keptDayVisitors,
+  LAST_CLOSED_DAY,
+  type VisitorFilter,
+} from './day-visitor-counts';
 
 // Visits, visitors, the funnel and the sources table (issue 15, ADR 055). Visit figures come from the
 // source rollups, lead figures from the lead source rollups that triggers on website_lead keep exact
@@ -53,14 +59,18 @@ type VisitCounts = Record<(typeof VISIT_COUNTS)[number], number>;
 /** Sources shown in the table: the ones with the most visitors (the totals always count all). */
 export const SOURCES_LIMIT = 100;
 
+/** The attribution filters of a query, each a column and the value it must hold. */
+function attributionFilters(q: AnalyticsQuery): VisitorFilter[] {
+  return COUNTED_DIMENSIONS.flatMap((dimension) => {
+    const value = q[dimension];
+    // '' is a campaign filter too: the traffic without a campaign ("(none)", issue 37).
+    const applies = dimension === 'campaign' ? value !== undefined : Boolean(value);
+    return applies ? [{ dimension, value: value as string }] : [];
+  });
+}
+
 function attributionClauses(q: AnalyticsQuery, params: Params): string[] {
-  const clauses: string[] = [];
-  if (q.country) clauses.push(`country = ${params.add(q.country)}`);
-  if (q.channel) clauses.push(`channel = ${params.add(q.channel)}`);
-  if (q.source) clauses.push(`source = ${params.add(q.source)}`);
-  // '' is a filter too: the traffic without a campaign ("(none)", issue 37).
-  if (q.campaign !== undefined) clauses.push(`campaign = ${params.add(q.campaign)}`);
-  return clauses;
+  return attributionFilters(q).map((f) => `${f.dimension} = ${params.add(f.value)}`);
 }
 
 type Rollup = { daily: string; monthly: string; counts: readonly string[] };
@@ -151,17 +161,39 @@ const keyOf = (r: { channel: string; source: string; campaign: string }) =>
  * Unique visitors over a range (issue 37): a visitor counts once a day, whatever sources, channels,
  * campaigns or countries brought them that day, as the card's caption says — counted from the days'
  * visitor ids, not summed over the source rollups (which count a visitor once per source: 1,055 shown for
- * 901 distinct visitors). Days whose ids went with the raw events (ANALYTICS_RETENTION_DAYS) have only the
- * rollups left: those days add their sources' sums.
+ * 901 distinct visitors). Closed days add their kept counts (ADR 070); the open days are counted from
+ * the visitor ids. Days whose
+ * ids went with the raw events (ANALYTICS_RETENTION_DAYS) have only the rollups left: those days add their
+ * sources' sums.
  */
-export async function countVisitors(pool: Pool, q: AnalyticsQuery, range: DayRange): Promise<number> {
-  const kept = await pool.query<{ day: string | null }>(
-    'select min(day)::text as day from analytics_day_visitor',
+export async function countVisitors(
+  pool: Pool,
+  q: AnalyticsQuery,
+  range: DayRange,
+  timeZone: string,
+): Promise<number> {
+  const kept = await pool.query<{ first: string | null; last_closed: string }>(
+    `select min(day)::text as first, ${LAST_CLOSED_DAY('$1')}::text as last_closed from analytics_day_visitor`,
+    [timeZone],
   );
-  const firstKept = kept.rows[0]?.day ?? null;
+  const firstKept = kept.rows[0]?.first ?? null;
+  const filters = attributionFilters(q);
+  // The kept days of the range: closed ones from their kept counts, the open ones counted here.
+  let fromCounts = 0;
+  let exactFrom = range.from;
+  if (firstKept !== null) {
+    const from = range.from !== undefined && range.from > firstKept ? range.from : firstKept;
+    const lastClosed = kept.rows[0]?.last_closed as string;
+    const to = range.to !== undefined && range.to < lastClosed ? range.to : lastClosed;
+    const counted = from <= to ? await keptDayVisitors(pool, { from, to }, filters) : null;
+    if (counted !== null) {
+      fromCounts = counted;
+      exactFrom = addDays(to, 1);
+    }
+  }
   const params = new Params();
   const clauses = attributionClauses(q, params);
-  if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
+  if (exactFrom) clauses.push(`day >= ${params.add(exactFrom)}::date`);
   if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
   const exact = pool.query<{ n: string }>(
     `select count(*)::text as n from (
@@ -181,37 +213,52 @@ export async function countVisitors(pool: Pool, q: AnalyticsQuery, range: DayRan
     );
     fromRollups = visitCounts(sums.rows[0]).visitors;
   }
-  return Number((await exact).rows[0]?.n ?? 0) + fromRollups;
+  return Number((await exact).rows[0]?.n ?? 0) + fromCounts + fromRollups;
 }
 
 export type SourcesReport = Pick<
   AnalyticsSummary,
-  'totalVisitors' | 'totalVisits' | 'funnel' | 'sources' | 'leadsWithoutVisit' | 'moneyTotals'
+  'totalVisitors' | 'totalVisits' | 'funnel' | 'sources' | 'leadsWithoutVisit' | 'moneyTotals' | 'dailyMoney'
 >;
 
 /**
  * Revenue by source (issue 34): the website leads of the range sold to buyers, at their price, net of
  * returns, keyed as the lead rollups are (the day of the offer in the business time zone).
  */
-function revenueSql(q: AnalyticsQuery, range: DayRange, timeZone: string, params: Params): string {
+function revenueSql(
+  q: AnalyticsQuery,
+  range: DayRange,
+  timeZone: string,
+  params: Params,
+  by: 'source and day' | 'day',
+  only?: { channel: string; source: string; campaign: string }[],
+): string {
   const clauses = [...attributionClauses(q, params), `lead_kind = 'website'`, `status = 'sold'`];
-  if (range.from || range.to) {
-    const day = `(created_at at time zone ${params.add(timeZone)})::date`;
+  const zone = params.add(timeZone);
+  const day = () => `(created_at at time zone ${zone})::date`;
+  if (range.from) {
     // A day's offers lie within a day of its UTC date: the index narrows, the zone's date decides.
-    if (range.from) {
-      const from = params.add(range.from);
-      clauses.push(`created_at >= (${from}::date - 1)::timestamptz`, `${day} >= ${from}::date`);
-    }
-    if (range.to) {
-      const to = params.add(range.to);
-      clauses.push(`created_at < (${to}::date + 2)::timestamptz`, `${day} <= ${to}::date`);
-    }
+    const from = params.add(range.from);
+    clauses.push(`created_at >= (${from}::date - 1)::timestamptz`, `${day()} >= ${from}::date`);
+  }
+  if (range.to) {
+    const to = params.add(range.to);
+    clauses.push(`created_at < (${to}::date + 2)::timestamptz`, `${day()} <= ${to}::date`);
+  }
+  if (only) {
+    const keys = ['channel', 'source', 'campaign'] as const;
+    const arrays = keys.map((k) => `${params.add(only.map((o) => o[k]))}::text[]`).join(', ');
+    clauses.push(`(channel, source, campaign) in (select * from unnest(${arrays}))`);
   }
   // Whole cents: no float ever adds money up.
-  return `select channel, source, campaign,
-      count(*) filter (where returned_at is null)::text as sold,
-      coalesce(sum(price_cents) filter (where returned_at is null), 0)::text as revenue_cents
-    from lead_sale ${where(clauses)} group by channel, source, campaign`;
+  const revenue = `coalesce(sum(price_cents) filter (where returned_at is null), 0)::text as revenue_cents`;
+  if (by === 'day') {
+    return `select ${day()}::text as day, ${revenue} from lead_sale ${where(clauses)} group by 1`;
+  }
+  // One scan for both: the rows by source (day null) and the day sums (by_day).
+  return `select grouping(channel, source, campaign) <> 0 as by_day, channel, source, campaign,
+      ${day()}::text as day, count(*) filter (where returned_at is null)::text as sold, ${revenue}
+    from lead_sale ${where(clauses)} group by grouping sets ((channel, source, campaign), (${day()}))`;
 }
 
 /**
@@ -219,12 +266,28 @@ function revenueSql(q: AnalyticsQuery, range: DayRange, timeZone: string, params
  * channel and no country: a source or campaign filter narrows it (compared as costs meet traffic,
  * without regard to case); a channel filter is applied to the rows it lands on.
  */
-function costSql(q: AnalyticsQuery, range: DayRange, params: Params): string {
+function costSql(
+  q: AnalyticsQuery,
+  range: DayRange,
+  params: Params,
+  by: 'source' | 'day',
+  only?: { source: string; campaign: string }[],
+): string {
   const clauses: string[] = [];
   if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
   if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
   if (q.source) clauses.push(`source = lower(btrim(${params.add(q.source)}))`);
   if (q.campaign !== undefined) clauses.push(`lower(campaign) = lower(btrim(${params.add(q.campaign)}))`);
+  if (only) {
+    const sources = params.add(only.map((o) => o.source));
+    const campaigns = params.add(only.map((o) => o.campaign.toLowerCase()));
+    clauses.push(
+      `(source, lower(campaign)) in (select * from unnest(${sources}::text[], ${campaigns}::text[]))`,
+    );
+  }
+  if (by === 'day') {
+    return `select day::text as day, sum(cost_cents)::text as cost_cents from ad_cost ${where(clauses)} group by day`;
+  }
   return `select source, min(campaign) as campaign, sum(cost_cents)::text as cost_cents
     from ad_cost ${where(clauses)} group by source, lower(campaign)`;
 }
@@ -244,7 +307,23 @@ export async function getSourcesReport(
   const sourceKeys = ['channel', 'source', 'campaign'];
   // Under a country filter the cost is unknown (an ad platform's daily cost has no country), not 0.
   const costsKnown = !q.country;
-  const [visits, leads, visitors, quality, reasons, revenue, costs] = await Promise.all([
+  type DayCents<K extends string> = { rows: ({ day: string } & Record<K, string>)[] };
+  const revenueByDay = (only?: { channel: string; source: string; campaign: string }[]) => {
+    const params = new Params();
+    return pool.query<{ day: string; revenue_cents: string }>(
+      revenueSql(q, range, timeZone, params, 'day', only),
+      params.values,
+    );
+  };
+  const costByDay = (only?: { source: string; campaign: string }[]): Promise<DayCents<'cost_cents'>> => {
+    if (!costsKnown) return Promise.resolve({ rows: [] });
+    const params = new Params();
+    return pool.query<{ day: string; cost_cents: string }>(
+      costSql(q, range, params, 'day', only),
+      params.values,
+    );
+  };
+  const [visits, leads, visitors, quality, reasons, sales, costs, dayCost] = await Promise.all([
     pool.query<VisitRow & { channel: Channel; source: string; campaign: string }>(
       rollupSql(VISITS, q, range, visitParams, ['channel', 'source', 'campaign']),
       visitParams.values,
@@ -258,7 +337,7 @@ export async function getSourcesReport(
       beneficiaries: string;
       tracked: string;
     }>(rollupSql(LEADS, q, range, leadParams, ['channel', 'source', 'campaign']), leadParams.values),
-    countVisitors(pool, q, range),
+    countVisitors(pool, q, range, timeZone),
     pool.query<{
       channel: Channel;
       source: string;
@@ -272,17 +351,26 @@ export async function getSourcesReport(
       rollupSql(REASONS, q, range, reasonParams, [...sourceKeys, 'reason']),
       reasonParams.values,
     ),
-    pool.query<{ channel: Channel; source: string; campaign: string; sold: string; revenue_cents: string }>(
-      revenueSql(q, range, timeZone, revenueParams),
-      revenueParams.values,
-    ),
+    pool.query<{
+      by_day: boolean;
+      channel: Channel;
+      source: string;
+      campaign: string;
+      day: string;
+      sold: string;
+      revenue_cents: string;
+    }>(revenueSql(q, range, timeZone, revenueParams, 'source and day'), revenueParams.values),
     costsKnown
       ? pool.query<{ source: string; campaign: string; cost_cents: string }>(
-          costSql(q, range, costParams),
+          costSql(q, range, costParams, 'source'),
           costParams.values,
         )
       : { rows: [] },
+    // The daily chart's money (issue 35): the same costs summed by day (the sales' come with them).
+    costByDay(),
   ]);
+  const revenue = { rows: sales.rows.filter((r) => !r.by_day) };
+  const dayRevenue = { rows: sales.rows.filter((r) => r.by_day) };
 
   const rows = new Map<string, SourceRow>();
   const total = visitCounts(undefined);
@@ -324,9 +412,15 @@ export async function getSourcesReport(
   }
   // Money (issue 35), kept in cents until each row's figures are worked out.
   const revenueCents = new Map<SourceRow, number>();
+  // Sales of a source without a row of the range (its lead and visits in other days) count in no row:
+  // the daily chart leaves them out too.
+  const revenueLeftOut: { channel: string; source: string; campaign: string }[] = [];
   for (const r of revenue.rows) {
     const row = rows.get(keyOf(r));
-    if (!row) continue;
+    if (!row) {
+      revenueLeftOut.push(r);
+      continue;
+    }
     row.sold = Number(r.sold);
     revenueCents.set(row, Number(r.revenue_cents));
   }
@@ -343,17 +437,38 @@ export async function getSourcesReport(
   }
   const costCents = new Map<SourceRow, number>();
   const costOnly: SourceRow[] = [];
+  const costLeftOut: { source: string; campaign: string }[] = [];
   for (const c of costs.rows) {
     let row = byCostKey.get(costKey(c.source, c.campaign));
     if (!row) {
       const channel = costChannel(c.source);
-      if (q.channel && q.channel !== channel) continue;
+      if (q.channel && q.channel !== channel) {
+        costLeftOut.push(c);
+        continue;
+      }
       row = emptyRow(channel, c.source, c.campaign);
       byCostKey.set(costKey(c.source, c.campaign), row);
       costOnly.push(row);
     }
     costCents.set(row, (costCents.get(row) ?? 0) + Number(c.cost_cents));
   }
+  // Each day's money is what the rows count (so the days add up to the totals): the day sums, less the
+  // money of the sources left out above — usually none, read only when there are some.
+  const [revenueOut, costOut] = await Promise.all([
+    revenueLeftOut.length ? revenueByDay(revenueLeftOut) : { rows: [] },
+    costLeftOut.length ? costByDay(costLeftOut) : { rows: [] },
+  ]);
+  const daily = new Map<string, { revenueCents: number; costCents: number }>();
+  const addTo = (day: string, revenue: number, cost: number) => {
+    const entry = daily.get(day) ?? { revenueCents: 0, costCents: 0 };
+    entry.revenueCents += revenue;
+    entry.costCents += cost;
+    daily.set(day, entry);
+  };
+  for (const r of dayRevenue.rows) addTo(r.day, Number(r.revenue_cents), 0);
+  for (const r of revenueOut.rows) addTo(r.day, -Number(r.revenue_cents), 0);
+  for (const c of dayCost.rows) addTo(c.day, 0, Number(c.cost_cents));
+  for (const c of costOut.rows) addTo(c.day, 0, -Number(c.cost_cents));
   const money = { sold: 0, revenueCents: 0, costCents: 0, accepted: 0 };
   for (const row of [...rows.values(), ...costOnly]) {
     const rev = revenueCents.get(row) ?? 0;
@@ -410,6 +525,14 @@ export async function getSourcesReport(
     funnel: Object.entries(funnel).map(([step, count]) => ({ step: step as FunnelStep, count })),
     sources,
     leadsWithoutVisit,
+    dailyMoney: [...daily.entries()]
+      .filter(([, m]) => m.revenueCents !== 0 || m.costCents !== 0)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([date, m]) => ({
+        date,
+        revenue: m.revenueCents / 100,
+        cost: costsKnown ? m.costCents / 100 : null,
+      })),
     moneyTotals: {
       sold: money.sold,
       revenue: money.revenueCents / 100,
@@ -428,6 +551,7 @@ export async function getPeriodTotals(
   pool: Pool,
   q: AnalyticsQuery,
   range: Required<DayRange>,
+  timeZone: string,
 ): Promise<PeriodTotals> {
   const eventParams = new Params();
   const clauses = [
@@ -448,7 +572,7 @@ export async function getPeriodTotals(
       eventParams.values,
     ),
     pool.query<VisitRow>(rollupSql(VISITS, q, range, visitParams, []), visitParams.values),
-    countVisitors(pool, q, range),
+    countVisitors(pool, q, range, timeZone),
   ]);
   const byType = new Map(events.rows.map((r) => [r.event_type, Number(r.count)]));
   const v = visitCounts(visits.rows[0]);

@@ -22,6 +22,7 @@ import { Migration20261129110000_lead_quality_sources } from './Migration2026112
 import { Migration20261130100000_buyers } from './Migration20261130100000_buyers';
 import { Migration20261201100000_lead_quality_batch_look } from './Migration20261201100000_lead_quality_batch_look';
 import { Migration20261202100000_ad_costs } from './Migration20261202100000_ad_costs';
+import { Migration20261203100000_day_visitor_counts } from './Migration20261203100000_day_visitor_counts';
 import { Migration20261204100000_buyer_money_cents } from './Migration20261204100000_buyer_money_cents';
 import { Migration20261204200000_monthly_summary } from './Migration20261204200000_monthly_summary';
 
@@ -71,6 +72,7 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261201100000_lead_quality_batch_look,
   },
   { name: 'Migration20261202100000_ad_costs', class: Migration20261202100000_ad_costs },
+  { name: 'Migration20261203100000_day_visitor_counts', class: Migration20261203100000_day_visitor_counts },
   {
     name: 'Migration20261204100000_buyer_money_cents',
     class: Migration20261204100000_buyer_money_cents,

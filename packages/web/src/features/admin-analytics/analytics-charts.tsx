@@ -1,12 +1,14 @@
 import '@mantine/charts/styles.layer.css';
-import { BarChart, PieChart } from '@mantine/charts';
-import { Anchor, Box, Center, Paper, Text, Title } from '@mantine/core';
+import { BarChart, CompositeChart, PieChart } from '@mantine/charts';
+import { Anchor, Box, Center, Group, Paper, Switch, Text, Title } from '@mantine/core';
 import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
 import {
   ANALYTICS_CHART_HEIGHT,
   ANALYTICS_PIE_COLOR_COUNT,
   ANALYTICS_TEXTS,
+  chartDays,
 } from '@uf/shared/analytics-dashboard';
+import { useState } from 'react';
 import type { PieLabelRenderProps } from 'recharts';
 import { countryName, formatCount, shortMonthDay } from './format';
 
@@ -25,29 +27,103 @@ const SERIES = [
   { name: 'surveyStarts', label: ANALYTICS_TEXTS.series.surveyStarts, color: 'orange.6' },
 ];
 
-/** The legend's order: the series' own (Page Views, Clicks, Survey Starts), as the bars stand. */
-const seriesOrder = (item: { dataKey?: unknown }) => SERIES.findIndex((s) => s.name === item.dataKey);
+/** Issue 35: revenue and ad cost as lines on a right-hand axis in dollars, beside the bars. */
+const MONEY_SERIES = [
+  { name: 'revenue', label: ANALYTICS_TEXTS.moneySeries.revenue, color: 'green.7', yAxisId: 'right' },
+  { name: 'cost', label: ANALYTICS_TEXTS.moneySeries.cost, color: 'red.7', yAxisId: 'right' },
+];
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const wholeUsd = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  maximumFractionDigits: 0,
+});
 
-export function DailyActivityChart({ days }: { days: AnalyticsSummary['dailyViews'] }) {
+/** The legend's order: the series' own (Page Views, Clicks, Survey Starts, then the money), as they stand. */
+const ORDER = [...SERIES, ...MONEY_SERIES].map((s) => s.name);
+const seriesOrder = (item: { dataKey?: unknown }) => ORDER.indexOf(String(item.dataKey));
+
+type TooltipItem = { dataKey?: unknown; value?: unknown; color?: string };
+
+/** The day's figures, counts as counts and the money in dollars (a day without a cost figure: none). */
+function MoneyTooltip({ label, payload }: { label?: unknown; payload?: readonly TooltipItem[] }) {
+  if (!payload?.length) return null;
+  const all = [...SERIES, ...MONEY_SERIES];
+  return (
+    <Paper withBorder shadow="md" p="xs" radius="md">
+      <Text fw={500} size="sm" mb={4}>
+        {shortMonthDay(String(label))}
+      </Text>
+      {all.map((s) => {
+        const item = payload.find((p) => p.dataKey === s.name);
+        if (!item || item.value === null || item.value === undefined) return null;
+        const value = Number(item.value);
+        const money = 'yAxisId' in s;
+        return (
+          <Group key={s.name} justify="space-between" gap="md">
+            <Text size="sm">{s.label}</Text>
+            <Text size="sm">{money ? usd.format(value) : formatCount(value)}</Text>
+          </Group>
+        );
+      })}
+    </Paper>
+  );
+}
+
+export function DailyActivityChart({
+  days,
+  money,
+}: {
+  days: AnalyticsSummary['dailyViews'];
+  money: AnalyticsSummary['dailyMoney'];
+}) {
+  const [showMoney, setShowMoney] = useState(false);
+  const common = {
+    h: ANALYTICS_CHART_HEIGHT,
+    dataKey: 'date',
+    withLegend: true,
+    // Recharts sorts legend items by name unless told otherwise: keep the series' order.
+    legendProps: { itemSorter: seriesOrder },
+    xAxisProps: { tickFormatter: (value: string) => shortMonthDay(value) },
+  };
   return (
     <Paper withBorder p="md" radius="md">
-      <Title order={2} size="h4" mb="md">
-        {ANALYTICS_TEXTS.dailyActivity}
-      </Title>
+      <Group justify="space-between" mb="md">
+        <Title order={2} size="h4">
+          {ANALYTICS_TEXTS.dailyActivity}
+        </Title>
+        <Switch
+          label={ANALYTICS_TEXTS.showMoney}
+          checked={showMoney}
+          onChange={(event) => setShowMoney(event.currentTarget.checked)}
+        />
+      </Group>
       {/* A chart's root is a plain <div>, which may not carry a name: the figure around it does. */}
       <Box role="figure" aria-label={ANALYTICS_TEXTS.dailyActivity}>
-        <BarChart
-          h={ANALYTICS_CHART_HEIGHT}
-          data={days}
-          dataKey="date"
-          series={SERIES}
-          withLegend
-          // Recharts sorts legend items by name unless told otherwise: keep the bars' order.
-          legendProps={{ itemSorter: seriesOrder }}
-          valueFormatter={formatCount}
-          xAxisProps={{ tickFormatter: (value: string) => shortMonthDay(value) }}
-          tooltipProps={{ labelFormatter: (value) => shortMonthDay(String(value)) }}
-        />
+        {showMoney ? (
+          <CompositeChart
+            {...common}
+            data={chartDays(days, money)}
+            series={[
+              ...SERIES.map((s) => ({ ...s, type: 'bar' as const })),
+              ...MONEY_SERIES.map((s) => ({ ...s, type: 'line' as const })),
+            ]}
+            withRightYAxis
+            rightYAxisProps={{ tickFormatter: (value: number) => wholeUsd.format(value) }}
+            // A money series in dollars, the others as counts; a day without a cost figure (a country
+            // filter: ad cost has no country) shows none.
+            valueFormatter={formatCount}
+            tooltipProps={{ content: MoneyTooltip }}
+          />
+        ) : (
+          <BarChart
+            {...common}
+            data={days}
+            series={SERIES}
+            valueFormatter={formatCount}
+            tooltipProps={{ labelFormatter: (value) => shortMonthDay(String(value)) }}
+          />
+        )}
       </Box>
     </Paper>
   );

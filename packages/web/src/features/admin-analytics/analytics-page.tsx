@@ -272,7 +272,7 @@ export function AnalyticsPage() {
           })}
         </SimpleGrid>
 
-        <DailyActivityChart days={data.dailyViews} />
+        <DailyActivityChart days={data.dailyViews} money={data.dailyMoney} />
 
         <Funnel steps={data.funnel} leadsWithoutVisit={data.leadsWithoutVisit} />
         <SourcesTable
