@@ -159,12 +159,29 @@ function createBusyFlag() {
 }
 type BusyFlag = ReturnType<typeof createBusyFlag>;
 
-/** "Search Now", busy while its submit is under way. */
+/**
+ * "Search Now", busy while its submit is under way. The busy look (Mantine's `data-loading`: the label
+ * slides out under a veil) and `disabled` come in the tap's own frame; the spinner one frame later. Mantine
+ * mounts it through a transition whose first step is a synchronous render in a frame callback, which ran
+ * before the tap's frame was painted (25–35 ms on a slow phone, issue 36); it fades in over 150 ms anyway.
+ */
 function SubmitButton({ busy }: { busy: BusyFlag }) {
   const pending = useSyncExternalStore(busy.subscribe, busy.get, () => false);
+  const [spinner, setSpinner] = useState(false);
+  useEffect(() => {
+    if (!pending) {
+      setSpinner(false);
+      return;
+    }
+    let current = true;
+    void afterNextPaint().then(() => current && setSpinner(true));
+    return () => {
+      current = false;
+    };
+  }, [pending]);
   return (
     // Never disabled while the app loads: a tap before it runs is held for it, or posted (ADR 057).
-    <Button type="submit" size="lg" loading={pending} fullWidth>
+    <Button type="submit" size="lg" fullWidth loading={spinner} mod={{ loading: pending }} disabled={pending}>
       Search Now
     </Button>
   );
