@@ -25,6 +25,10 @@ export function BeneficiaryDialog({ opened, pending, onChoose, onClose }: Benefi
       // does not jump back to the form when the dialog closes (the next screen takes it).
       closeButtonProps={{ 'aria-label': 'Close' }}
       returnFocus={false}
+      // In the page, not in a portal: a portal renders its content only once it has mounted, in a second,
+      // synchronous render of the whole dialog inside the commit — one task of 100 ms and more on a slow
+      // phone. In place, the dialog renders in the transition's slices (landing-page.tsx; issue 36).
+      withinPortal={false}
     >
       <Stack>
         <Text size="sm">

@@ -13,7 +13,21 @@ import {
 } from '@uf/shared/lead.schema';
 import { LEAD_FORM_NOTICES, PUBLIC_TOASTS } from '@uf/shared/messages';
 import { LEAD_FORM_ID } from '@uf/shared/quality-fields';
-import { type FocusEvent, lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type ChangeEvent,
+  type FocusEvent,
+  lazy,
+  memo,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import { flushSync } from 'react-dom';
+import { afterNextPaint } from '../../after-paint';
 import { appErrorOf } from '../../api-error';
 import { useAppConfig } from '../../app-config';
 import { enteredValues } from '../../entered-values';
@@ -105,6 +119,74 @@ async function suggestionFor(email: string): Promise<string | null> {
   return suggestEmail(value);
 }
 
+// The fields rendered again only when their own props change (issue 36): a whole-form render (a field's
+// first key, the consent tap, a submit's validation) re-rendered all nine Mantine fields, a hundred
+// birth-date options and the consent text's links, 50–100 ms on a slow phone. Their handlers are made once
+// (below), so a field whose value and message did not change is left alone.
+const FormTextInput = memo(TextInput);
+const FormNativeSelect = memo(NativeSelect);
+const FormCheckbox = memo(Checkbox);
+
+/** The consent box's label, built once: it never changes. */
+const CONSENT_LABEL = (
+  <Text size="xs" component="span">
+    {CONSENT_TEXT}{' '}
+    <Anchor component={Link} to="/terms" size="xs" target="_blank">
+      Terms &amp; Conditions
+    </Anchor>{' '}
+    ·{' '}
+    <Anchor component={Link} to="/privacy" size="xs" target="_blank">
+      Privacy Policy
+    </Anchor>
+  </Text>
+);
+
+/** Whether a submit is under way, kept outside the form's state: setting it renders the button alone. */
+function createBusyFlag() {
+  let busy = false;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => busy,
+    set: (next: boolean) => {
+      busy = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+type BusyFlag = ReturnType<typeof createBusyFlag>;
+
+/**
+ * "Search Now", busy while its submit is under way. The busy look (Mantine's `data-loading`: the label
+ * slides out under a veil) and `disabled` come in the tap's own frame; the spinner one frame later. Mantine
+ * mounts it through a transition whose first step is a synchronous render in a frame callback, which ran
+ * before the tap's frame was painted (25–35 ms on a slow phone, issue 36); it fades in over 150 ms anyway.
+ */
+function SubmitButton({ busy }: { busy: BusyFlag }) {
+  const pending = useSyncExternalStore(busy.subscribe, busy.get, () => false);
+  const [spinner, setSpinner] = useState(false);
+  useEffect(() => {
+    if (!pending) {
+      setSpinner(false);
+      return;
+    }
+    let current = true;
+    void afterNextPaint().then(() => current && setSpinner(true));
+    return () => {
+      current = false;
+    };
+  }, [pending]);
+  return (
+    // Never disabled while the app loads: a tap before it runs is held for it, or posted (ADR 057).
+    <Button type="submit" size="lg" fullWidth loading={spinner} mod={{ loading: pending }} disabled={pending}>
+      Search Now
+    </Button>
+  );
+}
+
 /** 128 random bits as hex (getRandomValues works on plain HTTP too, unlike randomUUID). */
 const randomKey = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -130,12 +212,17 @@ export function LeadForm({
     validate: schemaResolver(schema, { sync: true }),
     validateInputOnBlur: true,
   });
-  const [pending, setPending] = useState(false);
+  const [busy] = useState(createBusyFlag);
   const press = usePressHold();
   // One Idempotency-Key for this form's submissions: re-sending the same lead (its first answer lost)
   // gets the original id back instead of "Already Submitted" (issue 22).
   const retryKey = useRef<string | undefined>(undefined);
   const formRef = useRef<HTMLFormElement>(null);
+  // What the fields' handlers (made once, below) call: the form and callbacks of the last render.
+  const latest = useRef({ form, onConsentChecked });
+  useLayoutEffect(() => {
+    latest.current = { form, onConsentChecked };
+  });
   // The form works before the app runs (a plain post to the server, ADR 057). When the app takes it over,
   // what the fields hold becomes the form's state, and a submit made while the app loaded is sent again.
   useFormTakeover(formRef, (element) => {
@@ -146,73 +233,119 @@ export function LeadForm({
   });
   // Spec §2: the Review & Confirm dialog exists but the normal flow never opens it.
   const [reviewOpened, setReviewOpened] = useState(false);
-
-  const handleSubmit = form.onSubmit(
-    async (values) => {
-      setPending(true);
-      try {
-        // The API client is its own chunk, loaded on the first submit (prefetched when the form starts).
-        const { publicApi } = await import('../../public-api');
-        retryKey.current ??= randomKey();
-        const { id } = await publicApi.lead.submit.mutate(
-          {
-            ...values,
-            consentGiven: values.consentGiven ? 'true' : 'false',
-            ...consentEvidence(),
-            attribution: sessionAttribution(),
-            sessionId: storedSessionId(),
-            ...qualityEvidence(formRef.current),
-          },
-          { context: { idempotencyKey: retryKey.current } },
-        );
-        onSubmitted(id, values);
-      } catch (err) {
-        const app = appErrorOf(err);
-        if (app?.error === ERROR_CODES.duplicateEmail) {
-          notifyError(PUBLIC_TOASTS.duplicateEmail.title, PUBLIC_TOASTS.duplicateEmail.message);
-          // The toast is gone in 5 s: what to do stays beside the field (issue 37), as without the app.
-          form.setFieldError('email', LEAD_FORM_NOTICES.duplicateEmail);
-        } else if (app?.error === ERROR_CODES.ageRestriction) {
-          notifyError(PUBLIC_TOASTS.ageRestriction.title, PUBLIC_TOASTS.ageRestriction.message);
-        } else {
-          notifyError(PUBLIC_TOASTS.submitFailed.title, PUBLIC_TOASTS.submitFailed.message);
-        }
-        if (app?.fieldErrors) {
-          form.setErrors(Object.fromEntries(app.fieldErrors.map((e) => [e.field, e.message])));
-          focusFirstInvalid(formRef.current);
-        }
-      } finally {
-        setPending(false);
-      }
-    },
-    // Every invalid field shows its message at once; focus goes to the first of them.
-    () => focusFirstInvalid(formRef.current),
-  );
-
-  const consentProps = form.getInputProps('consentGiven', { type: 'checkbox' });
   // Issue 33: "Did you mean …?" under the e-mail field, offered when the visitor leaves the field (and on
   // a page the server rendered after a refused post, without the app), never blocking the submit.
   const [emailSuggestion, setEmailSuggestion] = useState<string | null>(initial?.emailSuggestion ?? null);
+
+  /** Checks the form and sends the lead; the button is busy already. */
+  const send = async () => {
+    onSubmitAttempt?.();
+    const { form } = latest.current;
+    // At once (not at React's next turn): focus then goes to the first field whose message is shown.
+    const checked = flushSync(() => form.validate());
+    const { hasErrors } = checked instanceof Promise ? await checked : checked;
+    if (hasErrors) {
+      // Every invalid field shows its message at once; focus goes to the first of them.
+      busy.set(false);
+      focusFirstInvalid(formRef.current);
+      return;
+    }
+    const values = form.getValues();
+    try {
+      // The API client is its own chunk, loaded on the first submit (prefetched when the form starts).
+      const { publicApi } = await import('../../public-api');
+      retryKey.current ??= randomKey();
+      const { id } = await publicApi.lead.submit.mutate(
+        {
+          ...values,
+          consentGiven: values.consentGiven ? 'true' : 'false',
+          ...consentEvidence(),
+          attribution: sessionAttribution(),
+          sessionId: storedSessionId(),
+          ...qualityEvidence(formRef.current),
+        },
+        { context: { idempotencyKey: retryKey.current } },
+      );
+      onSubmitted(id, values);
+    } catch (err) {
+      const app = appErrorOf(err);
+      if (app?.error === ERROR_CODES.duplicateEmail) {
+        notifyError(PUBLIC_TOASTS.duplicateEmail.title, PUBLIC_TOASTS.duplicateEmail.message);
+        // The toast is gone in 5 s: what to do stays beside the field (issue 37), as without the app.
+        form.setFieldError('email', LEAD_FORM_NOTICES.duplicateEmail);
+      } else if (app?.error === ERROR_CODES.ageRestriction) {
+        notifyError(PUBLIC_TOASTS.ageRestriction.title, PUBLIC_TOASTS.ageRestriction.message);
+      } else {
+        notifyError(PUBLIC_TOASTS.submitFailed.title, PUBLIC_TOASTS.submitFailed.message);
+      }
+      if (app?.fieldErrors) {
+        form.setErrors(Object.fromEntries(app.fieldErrors.map((e) => [e.field, e.message])));
+        focusFirstInvalid(formRef.current);
+      }
+    } finally {
+      busy.set(false);
+    }
+  };
+
   /**
-   * A field's props, validated on blur — after the click when the blur comes from a press: the message
-   * would push what was pressed ("Search Now", issue 13; the consent box, issue 37) down between the
-   * finger landing and the click, and the click would miss it.
+   * A submit shows the button busy first — in the frame right after the tap, with nothing else rendered —
+   * and only then checks the form and sends it (issue 36: checking it and rendering the whole form first
+   * took 200 ms and more on a slow phone). One at a time: a submit while one is under way is ignored.
    */
-  const field = (path: keyof LeadFormValues) => {
-    const props = form.getInputProps(path);
-    return {
-      ...props,
-      // Named, so what was entered before the app started can be found (below) and autofill knows them.
+  const submit = () => {
+    if (busy.get()) return;
+    busy.set(true);
+    void afterNextPaint().then(send);
+  };
+
+  /**
+   * Each field's handlers, made once so a field is not rendered again for new functions (memo above).
+   * They call the form of the last render. A field's blur is validated after the click when it comes from
+   * a press: the message would push what was pressed ("Search Now", issue 13; the consent box, issue 37)
+   * down between the finger landing and the click, and the click would miss it.
+   */
+  const handlers = useMemo(() => {
+    const inputProps = (path: keyof LeadFormValues) => latest.current.form.getInputProps(path);
+    const make = (path: keyof LeadFormValues) => ({
+      // Named, so what was entered before the app started can be found (above) and autofill knows them.
       name: path,
+      'data-path': path,
+      onChange: (event: ChangeEvent<HTMLInputElement> | ChangeEvent<HTMLSelectElement>) =>
+        inputProps(path).onChange(event),
+      onFocus: () => inputProps(path).onFocus?.(),
       onBlur: (event: FocusEvent<HTMLElement>) => {
         if (path === 'email') {
           const value = (event.target as HTMLInputElement).value;
           void suggestionFor(value).then(setEmailSuggestion);
         }
-        press.later(() => props.onBlur?.(event));
+        const { onBlur } = inputProps(path);
+        press.later(() => onBlur?.(event));
+      },
+    });
+    const consent = () => latest.current.form.getInputProps('consentGiven', { type: 'checkbox' });
+    return {
+      fields: Object.fromEntries(FIELD_NAMES.map((path) => [path, make(path)])) as Record<
+        keyof LeadFormValues,
+        ReturnType<typeof make>
+      >,
+      consent: {
+        'data-path': 'consentGiven',
+        onChange: (event: ChangeEvent<HTMLInputElement>) => {
+          consent().onChange(event);
+          if (event.currentTarget.checked) latest.current.onConsentChecked?.();
+        },
+        onFocus: () => consent().onFocus?.(),
+        onBlur: () => consent().onBlur?.(),
       },
     };
+  }, [press]);
+
+  /** A field's props: what this render says about it (its value, its message), and its handlers. */
+  const field = (path: keyof LeadFormValues) => {
+    const props = form.getInputProps(path);
+    return { defaultValue: props.defaultValue, error: props.error, ...handlers.fields[path] };
   };
+  const consentProps = form.getInputProps('consentGiven', { type: 'checkbox' });
 
   return (
     // A real form (ADR 057): without the app the browser posts it to the server, which answers with the
@@ -225,9 +358,9 @@ export function LeadForm({
       noValidate
       aria-label="Unclaimed money search"
       {...press.formProps}
-      onSubmit={(e) => {
-        onSubmitAttempt?.();
-        handleSubmit(e);
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
       }}
     >
       <input type="hidden" name={LANDING_FORM_FIELDS.step} value="lead" />
@@ -241,7 +374,7 @@ export function LeadForm({
       <Stack gap="sm">
         <Grid gap="sm">
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
+            <FormTextInput
               label="First Name"
               autoComplete="given-name"
               id={firstFieldId}
@@ -249,13 +382,13 @@ export function LeadForm({
             />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="Last Name" autoComplete="family-name" {...field('lastName')} />
+            <FormTextInput label="Last Name" autoComplete="family-name" {...field('lastName')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 8 }}>
-            <TextInput label="Street Address" autoComplete="street-address" {...field('streetAddress')} />
+            <FormTextInput label="Street Address" autoComplete="street-address" {...field('streetAddress')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 4 }}>
-            <TextInput
+            <FormTextInput
               label="ZIP Code"
               autoComplete="postal-code"
               inputMode="numeric"
@@ -265,7 +398,7 @@ export function LeadForm({
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
             {/* Keyed (uncontrolled form): taking the suggestion below puts the corrected address in the field. */}
-            <TextInput
+            <FormTextInput
               key={form.key('email')}
               label="Email Address"
               type="email"
@@ -292,44 +425,28 @@ export function LeadForm({
             )}
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="Phone Number" type="tel" autoComplete="tel-national" {...field('phone')} />
+            <FormTextInput label="Phone Number" type="tel" autoComplete="tel-national" {...field('phone')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, xs: 4 }}>
-            <NativeSelect label="Birth Month" data={monthOptions} {...field('birthMonth')} />
+            <FormNativeSelect label="Birth Month" data={monthOptions} {...field('birthMonth')} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, xs: 4 }}>
-            <NativeSelect label="Birth Day" data={dayOptions} {...field('birthDay')} />
+            <FormNativeSelect label="Birth Day" data={dayOptions} {...field('birthDay')} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, xs: 4 }}>
-            <NativeSelect label="Birth Year" data={yearOptions} {...field('birthYear')} />
+            <FormNativeSelect label="Birth Year" data={yearOptions} {...field('birthYear')} />
           </Grid.Col>
         </Grid>
-        <Checkbox
-          {...consentProps}
+        <FormCheckbox
+          defaultChecked={consentProps.defaultChecked}
+          error={consentProps.error}
+          {...handlers.consent}
           name="consentGiven"
           value="true"
           aria-invalid={consentProps.error ? true : undefined}
-          onChange={(event) => {
-            consentProps.onChange(event);
-            if (event.currentTarget.checked) onConsentChecked?.();
-          }}
-          label={
-            <Text size="xs" component="span">
-              {CONSENT_TEXT}{' '}
-              <Anchor component={Link} to="/terms" size="xs" target="_blank">
-                Terms &amp; Conditions
-              </Anchor>{' '}
-              ·{' '}
-              <Anchor component={Link} to="/privacy" size="xs" target="_blank">
-                Privacy Policy
-              </Anchor>
-            </Text>
-          }
+          label={CONSENT_LABEL}
         />
-        {/* Never disabled while the app loads: a tap before it runs is held for it, or posted (ADR 057). */}
-        <Button type="submit" size="lg" loading={pending} fullWidth>
-          Search Now
-        </Button>
+        <SubmitButton busy={busy} />
       </Stack>
       {reviewOpened && (
         <Suspense fallback={null}>
@@ -338,7 +455,7 @@ export function LeadForm({
             onDisregard={() => setReviewOpened(false)}
             onCloseAndSubmit={() => {
               setReviewOpened(false);
-              handleSubmit();
+              submit();
             }}
           />
         </Suspense>
