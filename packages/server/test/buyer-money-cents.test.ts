@@ -6,7 +6,8 @@ import { createTestDatabase, type TestDatabase } from './support/test-db';
 // Money is whole cents (house rule): the buyers' money columns, numeric dollars when issue 34 landed, are
 // converted by Migration20261204100000_buyer_money_cents without losing a cent — and back on down().
 
-const BEFORE = 'Migration20261202100000_ad_costs';
+const BEFORE = 'Migration20261203100000_day_visitor_counts';
+const CENTS = 'Migration20261204100000_buyer_money_cents';
 let testDb: TestDatabase;
 let db: Database;
 
@@ -46,7 +47,7 @@ describe('the buyers money columns in whole cents', () => {
     await q(`insert into sale_attempt (id, buyer_id, lead_id, lead_kind, outcome, price, reserved)
       values (gen_random_uuid(), $1, $2, 'website', 'accepted', 0.29, 8.55)`);
 
-    await db.orm.migrator.up();
+    await db.orm.migrator.up({ to: CENTS });
     const after = await money();
     expect(after.buyer.price_cents).toBe(855);
     expect(after.usage.amount_cents).toBe(123456);
