@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe('e-mail reports on the Account page', () => {
-  it('opts in to the daily summary and sends a test e-mail', async () => {
+  it('opts in to the daily and monthly summaries and sends a test e-mail', async () => {
     const context = await browser.newContext({ baseURL: server.url });
     const page = await context.newPage();
     await page.goto('/admin/login');
@@ -67,6 +67,7 @@ describe('e-mail reports on the Account page', () => {
     const section = page.getByRole('form', { name: 'E-mail reports and alerts' });
     await section.getByLabel('E-mail address').fill('not-an-address');
     await section.getByRole('checkbox', { name: /Daily summary/ }).check();
+    await section.getByRole('checkbox', { name: /Monthly summary \(on the 1st at 09:00/ }).check();
     await section.getByRole('button', { name: 'Save e-mail settings' }).click();
     await section.getByText(/Enter a valid e-mail address/).waitFor();
 
@@ -86,6 +87,8 @@ describe('e-mail reports on the Account page', () => {
     await expect
       .poll(() => section.getByRole('checkbox', { name: /Daily summary/ }).isChecked(), { timeout: 30_000 })
       .toBe(true);
+    expect(await section.getByRole('checkbox', { name: /Monthly summary/ }).isChecked()).toBe(true);
+    expect(await section.getByRole('checkbox', { name: /Weekly summary/ }).isChecked()).toBe(false);
     expect(await section.getByLabel('E-mail address').inputValue()).toBe('e2e-admin@example.com');
     await context.close();
   });
