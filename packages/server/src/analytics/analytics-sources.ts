@@ -3,6 +3,7 @@ import type { AnalyticsSummary, FunnelStep, PeriodTotals, SourceRow } from '@uf/
 import { CLICK_EVENT_TYPES } from '@uf/shared/analytics.schema';
 import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { Channel } from '@uf/shared/channel';
+import { dollarsOf } from '@uf/shared/money';
 import type { Pool } from 'pg';
 import { moneyFigures } from '../costs/money-figures';
 import { addDays, type DayRange, splitRange } from './analytics-periods';
@@ -473,7 +474,7 @@ export async function getSourcesReport(
   for (const row of [...rows.values(), ...costOnly]) {
     const rev = revenueCents.get(row) ?? 0;
     const cost = costsKnown ? (costCents.get(row) ?? 0) : null;
-    row.revenue = rev / 100;
+    row.revenue = dollarsOf(rev);
     Object.assign(
       row,
       moneyFigures({ revenueCents: rev, costCents: cost, visits: row.visits, accepted: row.accepted }),
@@ -530,12 +531,12 @@ export async function getSourcesReport(
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([date, m]) => ({
         date,
-        revenue: m.revenueCents / 100,
-        cost: costsKnown ? m.costCents / 100 : null,
+        revenue: dollarsOf(m.revenueCents),
+        cost: costsKnown ? dollarsOf(m.costCents) : null,
       })),
     moneyTotals: {
       sold: money.sold,
-      revenue: money.revenueCents / 100,
+      revenue: dollarsOf(money.revenueCents),
       ...moneyFigures({
         revenueCents: money.revenueCents,
         costCents: costsKnown ? money.costCents : null,

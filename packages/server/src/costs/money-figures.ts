@@ -1,3 +1,5 @@
+import { dollarsOf } from '@uf/shared/money';
+
 // The money columns of the sources table (issue 35), from whole cents: what performance marketers read
 // side by side per campaign (Voluum, RedTrack, Binom). A figure that has no meaning is null — shown
 // blank — never 0 or ∞: no cost has no ROI and no cost per lead, no visit no earnings per visit.
@@ -24,10 +26,10 @@ export function moneyFigures(f: {
   const { revenueCents, costCents, visits, accepted } = f;
   const paid = costCents !== null && costCents > 0;
   return {
-    cost: costCents === null ? null : costCents / 100,
-    profit: costCents === null ? null : (revenueCents - costCents) / 100,
+    cost: costCents === null ? null : dollarsOf(costCents),
+    profit: costCents === null ? null : dollarsOf(revenueCents - costCents),
     roi: paid ? Math.round(((revenueCents - costCents) * 1000) / costCents) / 10 : null,
     earningsPerVisit: visits > 0 ? Math.round((revenueCents * 100) / visits) / 10000 : null,
-    costPerAcceptedLead: paid && accepted > 0 ? Math.round(costCents / accepted) / 100 : null,
+    costPerAcceptedLead: paid && accepted > 0 ? dollarsOf(Math.round(costCents / accepted)) : null,
   };
 }

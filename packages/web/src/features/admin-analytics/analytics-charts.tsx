@@ -10,7 +10,7 @@ import {
 } from '@uf/shared/analytics-dashboard';
 import { useState } from 'react';
 import type { PieLabelRenderProps } from 'recharts';
-import { countryName, formatCount, shortMonthDay } from './format';
+import { countryName, formatCount, shortMonthDay, usd } from './format';
 
 // The dashboard's two charts. This module (and with it @mantine/charts and recharts) is only ever
 // loaded by the lazily imported analytics page.
@@ -32,7 +32,6 @@ const MONEY_SERIES = [
   { name: 'revenue', label: ANALYTICS_TEXTS.moneySeries.revenue, color: 'green.7', yAxisId: 'right' },
   { name: 'cost', label: ANALYTICS_TEXTS.moneySeries.cost, color: 'red.7', yAxisId: 'right' },
 ];
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const wholeUsd = new Intl.NumberFormat('en-US', {
   style: 'currency',
   currency: 'USD',

@@ -20,3 +20,6 @@ export function shortMonthDay(isoDate: string): string {
 }
 
 export const formatCount = (n: number) => n.toLocaleString('en-US');
+
+/** Dollars for the dashboard's money (the sources table, the daily chart): 8.5 → '$8.50'. */
+export const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });

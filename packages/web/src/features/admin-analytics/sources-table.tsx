@@ -3,7 +3,7 @@ import type { AnalyticsSummary, SourceRow } from '@uf/shared/analytics.schema';
 import { ANALYTICS_TEXTS, formatPercent } from '@uf/shared/analytics-dashboard';
 import { isReasonCode, QUALITY_REASONS } from '@uf/shared/quality';
 import { useState } from 'react';
-import { formatCount } from './format';
+import { formatCount, usd } from './format';
 
 const T = ANALYTICS_TEXTS.sources;
 
@@ -26,7 +26,6 @@ const NUMERIC: readonly SortKey[] = [
   'earningsPerVisit',
   'costPerAcceptedLead',
 ];
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 // A visit earns fractions of a cent: earnings per visit shows four decimals.
 const usdFine = new Intl.NumberFormat('en-US', {
   style: 'currency',
