@@ -95,4 +95,39 @@ describe('select all matching', () => {
     });
     await context.close();
   });
+
+  it('still tells how a delete ended when the admin closed the "Deletion in progress" toast', async () => {
+    const { context, page } = await openPage(browser, '/admin/login', {
+      viewport: { width: 1440, height: 900 },
+    });
+    await signInThroughForm(page);
+    // The delete's answer waits until the progress toast has been closed.
+    let release!: () => void;
+    const closed = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/admin.leads.bulkRemove*', async (route) => {
+      await closed;
+      await route.continue();
+    });
+
+    await page.goto(`/admin/leads?search=${DECOY}`);
+    await page.getByRole('heading', { name: 'Leads Data (3 records)', exact: true }).waitFor();
+    await page.getByRole('checkbox', { name: 'Select all listed rows' }).first().check();
+    await page.getByRole('button', { name: 'Delete Selected (3)' }).click();
+    await page.getByRole('dialog', { name: 'Delete 3 leads?' }).getByRole('button', { name: 'Delete 3' }).click();
+
+    const progress = page.locator('.mantine-Notification-root').filter({ hasText: 'Deletion in progress' });
+    await progress.getByRole('button', { name: 'Close notification' }).click();
+    await progress.waitFor({ state: 'detached' });
+    release();
+
+    await page
+      .locator('.mantine-Notification-root')
+      .filter({ hasText: 'Deletion complete' })
+      .filter({ hasText: '3 leads deleted' })
+      .waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Leads Data (0 records)', exact: true }).waitFor();
+    await context.close();
+  });
 });

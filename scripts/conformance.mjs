@@ -18,8 +18,8 @@
 //
 // Environment: CONFORMANCE_DIR (the suite; else ../shared/conformance beside the repository, else
 // /work/shared/conformance), CONFORMANCE_PORT (else a free port), CONFORMANCE_TIMEOUT_MINUTES (40),
-// DATABASE_URL, ADMIN_USERNAME / ADMIN_PASSWORD, TEST_NAME_PATTERN and CHROMIUM_PATH (passed to the
-// suite). Arguments are passed to run.sh (test files, e.g. tests/09-admin-leads.test.js).
+// DATABASE_URL, TIME_ZONE (else this machine's zone), ADMIN_USERNAME / ADMIN_PASSWORD,
+// TEST_NAME_PATTERN and CHROMIUM_PATH (passed to the suite). Arguments are passed to run.sh (test files, e.g. tests/09-admin-leads.test.js).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
@@ -342,6 +342,13 @@ async function main() {
   log(`suite: ${suiteSource}`);
 
   const env = { ...process.env, DATA_DIR: state.dataDir, HOST: '127.0.0.1' };
+  // The suite takes "today" (the legal pages' last-updated date, the export file names, a filter of
+  // today's leads) as this machine's local or UTC date, while the product counts its days in
+  // TIME_ZONE (America/New_York unless set, ADR 060). The server under test keeps its business clock on
+  // this machine's zone, as a server set up where its business is would; else between midnight UTC and
+  // New York's midnight its "today" is the day before the suite's and the run fails by the hour it
+  // started. A TIME_ZONE given to this script is kept.
+  env.TIME_ZONE = process.env.TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone;
   delete env.DATABASE_URL;
   if (process.env.DATABASE_URL) {
     state.scratchDb = await createScratchDatabase(process.env.DATABASE_URL);
@@ -386,7 +393,7 @@ async function main() {
     );
   }
   log(
-    `server ready after ${elapsed()}; first admin '${adminUsername}' created from ADMIN_USERNAME/ADMIN_PASSWORD`,
+    `server ready after ${elapsed()} (TIME_ZONE ${env.TIME_ZONE}); first admin '${adminUsername}' created from ADMIN_USERNAME/ADMIN_PASSWORD`,
   );
 
   // 4. The suite.

@@ -4,4 +4,4 @@ import '@mantine/core/styles/CloseButton.layer.css';
 import '@mantine/core/styles/Notification.layer.css';
 import '@mantine/notifications/styles.layer.css';
 
-export { Notifications, notifications } from '@mantine/notifications';
+export { Notifications, notifications, notificationsStore } from '@mantine/notifications';
