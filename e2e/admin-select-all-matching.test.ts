@@ -115,7 +115,10 @@ describe('select all matching', () => {
     await page.getByRole('heading', { name: 'Leads Data (3 records)', exact: true }).waitFor();
     await page.getByRole('checkbox', { name: 'Select all listed rows' }).first().check();
     await page.getByRole('button', { name: 'Delete Selected (3)' }).click();
-    await page.getByRole('dialog', { name: 'Delete 3 leads?' }).getByRole('button', { name: 'Delete 3' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete 3 leads?' })
+      .getByRole('button', { name: 'Delete 3' })
+      .click();
 
     const progress = page.locator('.mantine-Notification-root').filter({ hasText: 'Deletion in progress' });
     await progress.getByRole('button', { name: 'Close notification' }).click();
