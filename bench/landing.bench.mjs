@@ -239,7 +239,7 @@ function printTyped(label, visits) {
   const keys = medianKeystrokes(visits);
   console.info(
     `${label}: INP ${pick((v) => v.inp)} ms · worst interaction ${pick((v) => v.worst.ms)} ms ` +
-      `(runs ${visits.map((v) => `${Math.round(v.worst.ms)} ${v.worst.name} at ${(v.worst.at / 1000).toFixed(1)} s`).join(' / ')}) · ` +
+      `(runs ${visits.map((v) => `${Math.round(v.worst.ms)} ${v.worst.name}${v.worst.on ? ` (${v.worst.on})` : ''} at ${(v.worst.at / 1000).toFixed(1)} s`).join(' / ')}) · ` +
       `longest task ${pick((v) => v.longestTask)} ms (runs ${visits.map((v) => Math.round(v.longestTask)).join(' / ')}), ` +
       `tasks > 50 ms ${pick((v) => v.longTasks.length)} · keystrokes ≤ ${Math.max(...keys.map((k) => k.ms))} ms` +
       (visits[0].tap

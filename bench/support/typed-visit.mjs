@@ -70,6 +70,13 @@ export function collected() {
     })),
     keys: raw.keys,
     taps: raw.taps.map((t) => ({ at: t.at, target: t.target?.textContent?.trim().slice(0, 40) ?? '' })),
+    // What each tap landed on, in words (a radio or a box has no text of its own).
+    tapTargets: raw.taps.map((t) => {
+      const el = t.target;
+      const text = el?.textContent?.trim().slice(0, 40);
+      const label = el?.labels?.[0]?.textContent?.trim().slice(0, 40);
+      return text || label || el?.getAttribute?.('name') || el?.tagName?.toLowerCase() || '?';
+    }),
     busyAt: raw.busyAt,
   };
 }
@@ -164,10 +171,21 @@ export function summarise(perf) {
       }
     : undefined;
   const worst = interactions.reduce((a, b) => (b.duration > (a?.duration ?? -1) ? b : a), undefined);
+  /** What the worst interaction was: the tap's target or the key's field. */
+  const worstOn = () => {
+    const starts = perf.events.filter((e) => e.id === worst.id).map((e) => e.start);
+    const near = (at) => starts.some((s) => Math.abs(s - at) <= 1);
+    const tapIndex = perf.taps.findIndex((t) => near(t.at));
+    if (tapIndex >= 0) return `tap on "${perf.tapTargets?.[tapIndex] ?? perf.taps[tapIndex].target}"`;
+    const key = perf.keys.find((k) => near(k.at));
+    return key ? `key in ${key.field}` : '';
+  };
   const longest = perf.longTasks.reduce((a, b) => Math.max(a, b.duration), 0);
   return {
     inp: inpOf(interactions.map((i) => i.duration)),
-    worst: worst ? { ms: worst.duration, name: worst.name, at: worst.start } : { ms: 0, name: '-', at: 0 },
+    worst: worst
+      ? { ms: worst.duration, name: worst.name, at: worst.start, on: worstOn() }
+      : { ms: 0, name: '-', at: 0, on: '' },
     interactions: interactions.length,
     keystrokes,
     tap,
