@@ -7,13 +7,13 @@ import { dollarsOf } from '@uf/shared/money';
 import type { Pool } from 'pg';
 import { moneyFigures } from '../costs/money-figures';
 import { addDays, type DayRange, splitRange } from './analytics-periods';
-import { saleRollupReady } from './sale-rollup';
 import {
   COUNTED_DIMENSIONS,
   keptDayVisitors,
   LAST_CLOSED_DAY,
   type VisitorFilter,
 } from './day-visitor-counts';
+import { saleRollupReady } from './sale-rollup';
 
 // Visits, visitors, the funnel and the sources table (issue 15, ADR 055). Visit figures come from the
 // source rollups, lead figures from the lead source rollups that triggers on website_lead keep exact
