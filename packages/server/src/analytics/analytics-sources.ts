@@ -308,8 +308,12 @@ function costSql(
   if (by === 'day') {
     return `select day::text as day, sum(cost_cents)::text as cost_cents from ad_cost ${where(clauses)} group by day`;
   }
+  // Summed per campaign as spelled first (hashing the stored text), then per campaign without regard to
+  // case: a few rows to lower() instead of every day's (ADR 070).
   return `select source, min(campaign) as campaign, sum(cost_cents)::text as cost_cents
-    from ad_cost ${where(clauses)} group by source, lower(campaign)`;
+    from (select source, campaign, sum(cost_cents) as cost_cents from ad_cost ${where(clauses)}
+      group by source, campaign) c
+    group by source, lower(campaign)`;
 }
 
 export async function getSourcesReport(
@@ -595,7 +599,9 @@ export async function getPeriodTotals(
       eventParams.values,
     ),
     pool.query<{ count: string }>(
-      `select count(distinct country)::text as count from analytics_daily_country ${where(clauses)}`,
+      // Distinct by hashing, not count(distinct)'s sort (ADR 070).
+      `select count(*)::text as count from (
+         select distinct country from analytics_daily_country ${where(clauses)}) c`,
       eventParams.values,
     ),
     pool.query<VisitRow>(rollupSql(VISITS, q, range, visitParams, []), visitParams.values),
