@@ -13,6 +13,7 @@ import {
   LAST_CLOSED_DAY,
   type VisitorFilter,
 } from './day-visitor-counts';
+import { saleRollupReady } from './sale-rollup';
 
 // Visits, visitors, the funnel and the sources table (issue 15, ADR 055). Visit figures come from the
 // source rollups, lead figures from the lead source rollups that triggers on website_lead keep exact
@@ -224,7 +225,8 @@ export type SourcesReport = Pick<
 
 /**
  * Revenue by source (issue 34): the website leads of the range sold to buyers, at their price, net of
- * returns, keyed as the lead rollups are (the day of the offer in the business time zone).
+ * returns, keyed as the lead rollups are (the day of the offer in the business time zone). Read from the
+ * kept daily sums (`lead_sale_daily`, ADR 070) when they are summed in `timeZone`, else from the sales.
  */
 function revenueSql(
   q: AnalyticsQuery,
@@ -232,34 +234,51 @@ function revenueSql(
   timeZone: string,
   params: Params,
   by: 'source and day' | 'day',
+  from: 'rollup' | 'sales',
   only?: { channel: string; source: string; campaign: string }[],
 ): string {
-  const clauses = [...attributionClauses(q, params), `lead_kind = 'website'`, `status = 'sold'`];
-  const zone = params.add(timeZone);
-  const day = () => `(created_at at time zone ${zone})::date`;
-  if (range.from) {
-    // A day's offers lie within a day of its UTC date: the index narrows, the zone's date decides.
-    const from = params.add(range.from);
-    clauses.push(`created_at >= (${from}::date - 1)::timestamptz`, `${day()} >= ${from}::date`);
-  }
-  if (range.to) {
-    const to = params.add(range.to);
-    clauses.push(`created_at < (${to}::date + 2)::timestamptz`, `${day()} <= ${to}::date`);
+  const clauses = attributionClauses(q, params);
+  let day: () => string;
+  let table: string;
+  let sold: string;
+  let revenue: string;
+  if (from === 'rollup') {
+    table = 'lead_sale_daily';
+    day = () => 'day';
+    if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
+    if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
+    sold = 'sum(sold)::text as sold';
+    revenue = 'coalesce(sum(revenue_cents), 0)::text as revenue_cents';
+  } else {
+    table = 'lead_sale';
+    clauses.push(`lead_kind = 'website'`, `status = 'sold'`);
+    const zone = params.add(timeZone);
+    day = () => `(created_at at time zone ${zone})::date`;
+    if (range.from) {
+      // A day's offers lie within a day of its UTC date: the index narrows, the zone's date decides.
+      const from = params.add(range.from);
+      clauses.push(`created_at >= (${from}::date - 1)::timestamptz`, `${day()} >= ${from}::date`);
+    }
+    if (range.to) {
+      const to = params.add(range.to);
+      clauses.push(`created_at < (${to}::date + 2)::timestamptz`, `${day()} <= ${to}::date`);
+    }
+    sold = 'count(*) filter (where returned_at is null)::text as sold';
+    // Whole cents: no float ever adds money up.
+    revenue = `coalesce(sum(price_cents) filter (where returned_at is null), 0)::text as revenue_cents`;
   }
   if (only) {
     const keys = ['channel', 'source', 'campaign'] as const;
     const arrays = keys.map((k) => `${params.add(only.map((o) => o[k]))}::text[]`).join(', ');
     clauses.push(`(channel, source, campaign) in (select * from unnest(${arrays}))`);
   }
-  // Whole cents: no float ever adds money up.
-  const revenue = `coalesce(sum(price_cents) filter (where returned_at is null), 0)::text as revenue_cents`;
   if (by === 'day') {
-    return `select ${day()}::text as day, ${revenue} from lead_sale ${where(clauses)} group by 1`;
+    return `select ${day()}::text as day, ${revenue} from ${table} ${where(clauses)} group by 1`;
   }
   // One scan for both: the rows by source (day null) and the day sums (by_day).
   return `select grouping(channel, source, campaign) <> 0 as by_day, channel, source, campaign,
-      ${day()}::text as day, count(*) filter (where returned_at is null)::text as sold, ${revenue}
-    from lead_sale ${where(clauses)} group by grouping sets ((channel, source, campaign), (${day()}))`;
+      ${day()}::text as day, ${sold}, ${revenue}
+    from ${table} ${where(clauses)} group by grouping sets ((channel, source, campaign), (${day()}))`;
 }
 
 /**
@@ -289,8 +308,12 @@ function costSql(
   if (by === 'day') {
     return `select day::text as day, sum(cost_cents)::text as cost_cents from ad_cost ${where(clauses)} group by day`;
   }
+  // Summed per campaign as spelled first (hashing the stored text), then per campaign without regard to
+  // case: a few rows to lower() instead of every day's (ADR 070).
   return `select source, min(campaign) as campaign, sum(cost_cents)::text as cost_cents
-    from ad_cost ${where(clauses)} group by source, lower(campaign)`;
+    from (select source, campaign, sum(cost_cents) as cost_cents from ad_cost ${where(clauses)}
+      group by source, campaign) c
+    group by source, lower(campaign)`;
 }
 
 export async function getSourcesReport(
@@ -309,10 +332,15 @@ export async function getSourcesReport(
   // Under a country filter the cost is unknown (an ad platform's daily cost has no country), not 0.
   const costsKnown = !q.country;
   type DayCents<K extends string> = { rows: ({ day: string } & Record<K, string>)[] };
-  const revenueByDay = (only?: { channel: string; source: string; campaign: string }[]) => {
+  // The sales' money from the kept daily sums when they are ready in this zone (ADR 070), else summed
+  // from lead_sale; every read of one answer from the same place.
+  const salesFrom = saleRollupReady(pool, timeZone).then((ready): 'rollup' | 'sales' =>
+    ready ? 'rollup' : 'sales',
+  );
+  const revenueByDay = async (only?: { channel: string; source: string; campaign: string }[]) => {
     const params = new Params();
     return pool.query<{ day: string; revenue_cents: string }>(
-      revenueSql(q, range, timeZone, params, 'day', only),
+      revenueSql(q, range, timeZone, params, 'day', await salesFrom, only),
       params.values,
     );
   };
@@ -352,15 +380,17 @@ export async function getSourcesReport(
       rollupSql(REASONS, q, range, reasonParams, [...sourceKeys, 'reason']),
       reasonParams.values,
     ),
-    pool.query<{
-      by_day: boolean;
-      channel: Channel;
-      source: string;
-      campaign: string;
-      day: string;
-      sold: string;
-      revenue_cents: string;
-    }>(revenueSql(q, range, timeZone, revenueParams, 'source and day'), revenueParams.values),
+    salesFrom.then((from) =>
+      pool.query<{
+        by_day: boolean;
+        channel: Channel;
+        source: string;
+        campaign: string;
+        day: string;
+        sold: string;
+        revenue_cents: string;
+      }>(revenueSql(q, range, timeZone, revenueParams, 'source and day', from), revenueParams.values),
+    ),
     costsKnown
       ? pool.query<{ source: string; campaign: string; cost_cents: string }>(
           costSql(q, range, costParams, 'source'),
@@ -569,7 +599,9 @@ export async function getPeriodTotals(
       eventParams.values,
     ),
     pool.query<{ count: string }>(
-      `select count(distinct country)::text as count from analytics_daily_country ${where(clauses)}`,
+      // Distinct by hashing, not count(distinct)'s sort (ADR 070).
+      `select count(*)::text as count from (
+         select distinct country from analytics_daily_country ${where(clauses)}) c`,
       eventParams.values,
     ),
     pool.query<VisitRow>(rollupSql(VISITS, q, range, visitParams, []), visitParams.values),

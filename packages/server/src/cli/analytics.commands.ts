@@ -12,7 +12,7 @@ export const analyticsCommands: CliCommand[] = [
       },
     },
     description:
-      "Recompute the dashboard's daily analytics counts from the raw events (e.g. after changing TIME_ZONE).",
+      "Recompute the dashboard's daily analytics counts from the raw events, and the sales' money by day (e.g. after changing TIME_ZONE).",
     async run(ctx, args) {
       const fromDay = stringFlag(args, 'from');
       if (fromDay !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(fromDay)) {

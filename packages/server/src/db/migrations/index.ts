@@ -25,6 +25,7 @@ import { Migration20261202100000_ad_costs } from './Migration20261202100000_ad_c
 import { Migration20261203100000_day_visitor_counts } from './Migration20261203100000_day_visitor_counts';
 import { Migration20261204100000_buyer_money_cents } from './Migration20261204100000_buyer_money_cents';
 import { Migration20261204200000_monthly_summary } from './Migration20261204200000_monthly_summary';
+import { Migration20261205100000_sale_daily_rollup } from './Migration20261205100000_sale_daily_rollup';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -80,5 +81,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261204200000_monthly_summary',
     class: Migration20261204200000_monthly_summary,
+  },
+  {
+    name: 'Migration20261205100000_sale_daily_rollup',
+    class: Migration20261205100000_sale_daily_rollup,
   },
 ];
