@@ -1,3 +1,4 @@
+import { calendarDateIn } from '@uf/shared/business-time';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launchBrowser, openPage } from './support/browser';
@@ -139,15 +140,15 @@ describe('/admin/analytics', () => {
     const end = page.getByLabel('End Date');
     const presets = page.getByRole('group', { name: 'Date presets' });
     await presets.getByRole('button', { name: '7 days' }).click();
-    const today = new Date();
-    const ymd = (d: Date) =>
-      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-    const weekAgo = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 6);
-    await expect.poll(() => start.inputValue()).toBe(ymd(weekAgo));
-    expect(await end.inputValue()).toBe(ymd(today));
+    // Days of the business time zone the e2e server runs with (ADR 060), whatever this machine's is: at
+    // 00:30 UTC New York is still on the day before.
+    const today = calendarDateIn(new Date(), 'America/New_York');
+    const weekAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+    await expect.poll(() => start.inputValue()).toBe(weekAgo);
+    expect(await end.inputValue()).toBe(today);
     expect(await presets.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
     await presets.getByRole('button', { name: 'Today' }).click();
-    await expect.poll(() => start.inputValue()).toBe(ymd(today));
+    await expect.poll(() => start.inputValue()).toBe(today);
     await context.close();
   });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseHeaderAction, signInThroughForm } from './support/admin';
-import { axeViolations, describeViolations } from './support/axe';
+import { expectNoAxeViolations } from './support/axe';
 import { launchBrowser, openPage, pinToast } from './support/browser';
 import { submitAsVisitor, visitorLead } from './support/visitor';
 
@@ -69,18 +69,6 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-/** Waits for the page to settle (no fade-in halfway), then expects axe to find nothing. */
-async function expectNoAxeViolations() {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
-  );
-  expect(describeViolations(await axeViolations(page))).toEqual([]);
-}
-
 async function screenshot(name: string, fullPage = true) {
   await page.screenshot({
     path: path.join(SCREENSHOTS, `${name}-1440x900.png`),
@@ -99,7 +87,7 @@ describe('lead buyers on screen', () => {
     await page.getByRole('heading', { level: 1, name: 'Buyers' }).waitFor();
     if (existing.length === 0) {
       await page.getByText('No buyers yet: add one from its posting spec.').waitFor();
-      await expectNoAxeViolations();
+      await expectNoAxeViolations(page);
       await screenshot('buyers-empty', false);
     }
 
@@ -117,7 +105,7 @@ describe('lead buyers on screen', () => {
     expect(await page.getByRole('textbox', { name: 'URL', exact: true }).getAttribute('aria-invalid')).toBe(
       'true',
     );
-    await expectNoAxeViolations();
+    await expectNoAxeViolations(page);
   });
 
   it('creates a buyer through the screen, keeps its secret masked, and a test lead comes back Accepted', async () => {
@@ -185,7 +173,7 @@ describe('lead buyers on screen', () => {
     // The secret is never shown again.
     expect(await page.getByLabel('Header 1 value').inputValue()).toBe('••••');
     expect(await page.content()).not.toContain(SECRET);
-    await expectNoAxeViolations();
+    await expectNoAxeViolations(page);
 
     // Send test lead: posted (with the real secret) and read by the rules.
     await page.getByRole('button', { name: 'Send test lead' }).click();
@@ -202,7 +190,7 @@ describe('lead buyers on screen', () => {
       ApiToken: 'tok-e2e',
       ContactData: { FirstName: expect.any(String), Phone: expect.stringMatching(/^\d+$/) },
     });
-    await expectNoAxeViolations();
+    await expectNoAxeViolations(page);
     await screenshot('buyers-editor');
   });
 
@@ -240,7 +228,7 @@ describe('lead buyers on screen', () => {
     await offer.getByRole('button', { name: 'Show' }).click();
     await sale.getByText('Request as sent').waitFor();
     await sale.getByText(`POST ${receiverUrl('/px')}`).waitFor();
-    await expectNoAxeViolations();
+    await expectNoAxeViolations(page);
     await screenshot('buyers-lead-sale');
 
     // Return lead: the reason is required; then the sale is credited and the page says so.
@@ -250,7 +238,7 @@ describe('lead buyers on screen', () => {
     await dialog.getByText(/Give the reason for the return/).waitFor();
     await dialog.getByLabel('Reason').fill('Disconnected number');
     await dialog.getByLabel('Note (optional)').fill('Buyer ticket 4411');
-    await expectNoAxeViolations();
+    await expectNoAxeViolations(page);
     await screenshot('buyers-return-dialog', false);
     const returned = pinToast(page, 'Lead returned');
     await dialog.getByRole('button', { name: 'Return lead' }).click();
@@ -290,7 +278,7 @@ describe('lead buyers on screen', () => {
     await row.getByText('Active', { exact: true }).waitFor();
     await row.getByText('2 / 10 today').waitFor();
     await row.getByText('$17.00').waitFor();
-    await expectNoAxeViolations();
+    await expectNoAxeViolations(page);
     await screenshot('buyers-list');
 
     // Its log: the test post and both leads, each opening to its request and answer.
@@ -302,7 +290,7 @@ describe('lead buyers on screen', () => {
     await posts.getByRole('button', { name: 'Show' }).first().click();
     await log.getByText('Request as sent').waitFor();
     await log.getByText('{"Success":true,"Payout":8.5}').first().waitFor();
-    await expectNoAxeViolations();
+    await expectNoAxeViolations(page);
     await screenshot('buyers-log', false);
     await log.getByRole('button', { name: 'Close', exact: true }).click();
     await log.waitFor({ state: 'detached' });

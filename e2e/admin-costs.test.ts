@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { chooseHeaderAction, signInThroughForm } from './support/admin';
-import { axeViolations, describeViolations } from './support/axe';
+import { expectNoAxeViolations } from './support/axe';
 import { launchBrowser, openPage } from './support/browser';
 
 // Ad cost on screen (issue 35): the Ad costs screen from the dashboard's More actions, a Google Ads campaign
@@ -56,18 +56,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Waits for the page to settle (no fade-in halfway), then expects axe to find nothing. */
-async function expectNoAxeViolations() {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
-  );
-  expect(describeViolations(await axeViolations(page))).toEqual([]);
-}
-
 const table = () => page.getByRole('table', { name: 'Imported ad costs' });
 const rowOf = (campaign: string, day: string) =>
   table().getByRole('row').filter({ hasText: campaign }).filter({ hasText: day });
@@ -88,7 +76,7 @@ describe('ad cost on screen', () => {
       .waitFor();
     // Either the table or the empty state, once loaded.
     await page.getByText('No ad cost in these days.').or(table()).waitFor();
-    await expectNoAxeViolations();
+    await expectNoAxeViolations(page);
   });
 
   it('imports a Google Ads report and shows its days with the total', async () => {
@@ -111,7 +99,7 @@ describe('ad cost on screen', () => {
     // The same file again replaces its days.
     await page.getByRole('button', { name: 'Import report' }).click();
     await done.getByText('0 days imported, 3 replaced.').waitFor();
-    await expectNoAxeViolations();
+    await expectNoAxeViolations(page);
   });
 
   it("shows the server's words for a file it cannot read", async () => {
@@ -146,7 +134,7 @@ describe('ad cost on screen', () => {
       .click();
     const dialog = page.getByRole('dialog', { name: 'Delete ad cost' });
     await dialog.getByText(`the campaign “${BY_HAND}” of google on ${DAY2}`, { exact: false }).waitFor();
-    await expectNoAxeViolations();
+    await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await rowOf(BY_HAND, DAY2).waitFor({ state: 'detached' });
     await rowOf(CAMPAIGN, DAY2).waitFor();

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseHeaderAction, signInThroughForm } from './support/admin';
-import { axeViolations, describeViolations } from './support/axe';
+import { expectNoAxeViolations } from './support/axe';
 import { baseUrl, launchBrowser, openPage, pinToast } from './support/browser';
 
 // Lead quality on screen (issue 33): a lead the rules hold (an e-mail at a typo domain) waits in the Review
@@ -57,18 +57,6 @@ function uniquePhone(): string {
   const exchange = 720 + Math.floor(Math.random() * 70); // 720–789: never an N11 code
   const line = 2000 + Math.floor(Math.random() * 7000);
   return `(415) ${exchange}-${line}`;
-}
-
-/** Waits for the page to settle (no fade-in halfway), then expects axe to find nothing. */
-async function expectNoAxeViolations(page: Page) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
-  );
-  expect(describeViolations(await axeViolations(page))).toEqual([]);
 }
 
 async function screenshot(page: Page, name: string, fullPage = true) {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, describeViolations } from './support/axe';
+import { expectNoAxeViolations } from './support/axe';
 import { baseUrl, launchBrowser, openPage, pinToast, uniqueEmail } from './support/browser';
 import { fillLeadForm, validLead } from './support/lead-form';
 import { PUBLIC_PAGES } from './support/public-pages';
@@ -51,19 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function expectNoAxeViolations(page: Page) {
-  // Colours are judged as they end up, not halfway through a menu's or a drawer's fade-in (endless
-  // decorative animations aside).
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
-  );
-  expect(describeViolations(await axeViolations(page))).toEqual([]);
-}
 
 /** The whole page; `fullPage: false` for what is on screen (a dialog or drawer over the page). */
 async function screenshot(
