@@ -17,6 +17,7 @@ import {
 import type { Beneficiary } from '@uf/shared/constants';
 import { PUBLIC_TOASTS } from '@uf/shared/messages';
 import { lazy, type MouseEvent, Suspense, startTransition, useEffect, useState } from 'react';
+import { afterNextPaint } from '../../after-paint';
 import { useAppConfig } from '../../app-config';
 import { useMarkAppReady } from '../../app-ready';
 import { useServerLandingStep } from '../../landing-step';
@@ -280,9 +281,13 @@ export function LandingPage() {
                     void loadAnalytics().then((a) => a.trackEvent('form_submit', 'home'))
                   }
                   onConsentChecked={() => {
-                    void loadAnalytics().then((a) => a.trackSurveyStartedOnce('home'));
-                    void loadPublicApi();
-                    void loadAfterSubmit();
+                    // After the tick is on screen: evaluating these chunks in the tap's frame made it
+                    // late on a slow phone (issue 36).
+                    void afterNextPaint().then(() => {
+                      void loadAnalytics().then((a) => a.trackSurveyStartedOnce('home'));
+                      void loadPublicApi();
+                      void loadAfterSubmit();
+                    });
                   }}
                   onSubmitted={onSubmitted}
                 />
