@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { inTransaction, isLockNotAvailable } from '../platform/pg-transaction';
 
 // Unique visitors of closed days, counted once (ADR 070). A visitor counts once a day (issue 37), so a
 // day's distinct visitors — over all its traffic, under one value of one filter, or under a combination
@@ -87,28 +88,22 @@ export async function keptDayVisitors(
     sum(),
   ]);
   if (missing.rows.length === 0) return Number(kept.rows[0]?.n ?? 0);
-  const client = await pool.connect();
   try {
-    await client.query('begin');
-    // One counter at a time, never beside a rebuild (which locks this table), and nobody waits: the
-    // counts that follow the lock read the visitors as committed once it is held.
-    await client.query('lock table analytics_day_visitor_count in share row exclusive mode nowait');
-    const days = missing.rows.map((r) => r.day);
-    for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
-      const some = days.slice(i, i + DAYS_PER_STATEMENT);
-      await (combined
-        ? keepCombinedCounts(client, some, filters, value)
-        : keepDayVisitorCounts(client, some));
-    }
-    await client.query('commit');
+    await inTransaction(pool, [], async (client) => {
+      // One counter at a time, never beside a rebuild (which locks this table), and nobody waits: the
+      // counts that follow the lock read the visitors as committed once it is held.
+      await client.query('lock table analytics_day_visitor_count in share row exclusive mode nowait');
+      const days = missing.rows.map((r) => r.day);
+      for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
+        const some = days.slice(i, i + DAYS_PER_STATEMENT);
+        await (combined
+          ? keepCombinedCounts(client, some, filters, value)
+          : keepDayVisitorCounts(client, some));
+      }
+    });
   } catch (err) {
-    await client.query('rollback').catch(() => {});
-    if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) return null;
+    if (isLockNotAvailable(err)) return null;
     throw err;
-  } finally {
-    client.release();
   }
   return Number((await sum()).rows[0]?.n ?? 0);
 }
-
-const LOCK_NOT_AVAILABLE = '55P03';

@@ -1,13 +1,11 @@
 import type { Pool, PoolClient } from 'pg';
+import { inTransaction, isLockNotAvailable } from '../platform/pg-transaction';
 
 // The sales' money kept by business day (ADR 070, "The money rollup"; migration sale_daily_rollup):
 // lead_sale_daily holds the sold website leads not returned, summed per day, country, channel, source
 // and campaign, kept by statement triggers on lead_sale. Its days are days of the zone it was summed in
 // (lead_sale_daily_zone), which only the app knows: until the rollup has been summed in the dashboard's
 // zone, the dashboard sums lead_sale itself.
-
-/** lock_not_available: another session holds the rollup (a rebuild, a sale being written). */
-const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * True when lead_sale_daily holds the sales summed in `timeZone`. When it does not (a new or migrated
@@ -17,19 +15,15 @@ const LOCK_NOT_AVAILABLE = '55P03';
 export async function saleRollupReady(pool: Pool, timeZone: string): Promise<boolean> {
   const { rows } = await pool.query<{ time_zone: string }>('select time_zone from lead_sale_daily_zone');
   if (rows[0]?.time_zone === timeZone) return true;
-  const client = await pool.connect();
   try {
-    await client.query('begin');
-    await client.query('lock table lead_sale_daily in exclusive mode nowait');
-    await rebuildSaleRollup(client, timeZone);
-    await client.query('commit');
+    await inTransaction(pool, [], async (client) => {
+      await client.query('lock table lead_sale_daily in exclusive mode nowait');
+      await rebuildSaleRollup(client, timeZone);
+    });
     return true;
   } catch (err) {
-    await client.query('rollback').catch(() => {});
-    if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) return false;
+    if (isLockNotAvailable(err)) return false;
     throw err;
-  } finally {
-    client.release();
   }
 }
 

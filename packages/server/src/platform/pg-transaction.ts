@@ -45,3 +45,11 @@ export function isUniqueViolation(err: unknown, constraint: string): boolean {
   const e = err as { code?: string; constraint?: string } | null;
   return e?.code === '23505' && e.constraint === constraint;
 }
+
+/**
+ * PostgreSQL's lock_not_available: a `lock table … nowait` (or a lock_timeout) found the lock held. The
+ * kept analytics counts take their tables that way: a request that finds them busy sums the raw rows.
+ */
+export function isLockNotAvailable(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === '55P03';
+}
