@@ -111,8 +111,16 @@ if (existsSync(report)) {
   const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0);
   failed += brokenFiles.length;
   for (const f of brokenFiles) failures.push(path.relative(root, f.name));
+  // The file, the test and the first line of its error: CI's record keeps only the tail of the output,
+  // where .ci/run repeats these lines.
   for (const f of r.testResults)
-    for (const a of f.assertionResults) if (a.status === 'failed') failures.push(a.fullName);
+    for (const a of f.assertionResults)
+      if (a.status === 'failed') {
+        const why = String(a.failureMessages?.[0] ?? '')
+          .split('\n')[0]
+          .slice(0, 300);
+        failures.push(`${path.relative(root, f.name)} › ${a.fullName}${why ? ` — ${why}` : ''}`);
+      }
   // An error outside any test (a global setup or teardown, an unhandled rejection) fails vitest's run
   // without failing a test: count it too.
   if (vitestStatus !== 0 && r.numFailedTests === 0 && brokenFiles.length === 0) {
