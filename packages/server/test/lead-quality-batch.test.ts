@@ -2,6 +2,7 @@ import type { PoolClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/partners/partner-key.service';
 import { lockKey } from '../src/platform/pg-transaction';
+import { verdictSql } from '../src/quality/verdict-sql';
 import { seedAdmin, signIn } from './support/admin';
 import { visitorLeadBody } from './support/fixtures';
 import { partnerLeadBody, postPartnerLead } from './support/partner';
@@ -242,5 +243,45 @@ describe('lead_quality_look_batch', () => {
     const res = await postPartnerLead(t.app, secret, partnerLeadBody({ phone: '(312) 641-2290' }));
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ verdict: 'reject', reasons: ['CONSENT_MISSING'] });
+  });
+});
+
+// The batch statements judge a lead with verdictSql() inline; quality_verdict() (the database function a
+// replica running older code still calls) must judge every lead alike.
+describe('the verdict of a batch statement', () => {
+  it('is what quality_verdict() says, for every mix of codes and actions', async () => {
+    const codeSets = [
+      [],
+      ['PHONE_PATTERN'],
+      ['PHONE_INVALID'],
+      ['BOT_HONEYPOT'],
+      ['BOT_HONEYPOT', 'BOT_TOO_FAST'],
+      ['BOT_HONEYPOT', 'NAME_GIBBERISH'],
+      ['BOT_TOKEN_REUSED', 'PHONE_PATTERN', 'ZIP_UNKNOWN'],
+      ['EMAIL_TYPO', 'DUPLICATE_PHONE', 'VELOCITY_IP'],
+      ['UNLISTED_CODE'],
+    ];
+    const actionSets = [
+      {},
+      { PHONE_PATTERN: 'accept', ZIP_UNKNOWN: 'accept', EMAIL_TYPO: 'accept', DUPLICATE_PHONE: 'accept' },
+      { PHONE_INVALID: 'hold', BOT_HONEYPOT: 'accept', VELOCITY_IP: 'reject' },
+      { BOT_TOO_FAST: 'accept', BOT_HONEYPOT: 'reject', BOT_TOKEN_REUSED: 'accept', PHONE_PATTERN: 'reject' },
+    ];
+    const { rows } = await t.app.db.pool.query<{
+      codes: string[];
+      actions: object;
+      inline: string;
+      fn: string;
+    }>(
+      `select c.codes, a.actions, ${verdictSql('c.codes', 'a.actions')} as inline,
+         quality_verdict(c.codes, a.actions) as fn
+       from unnest($1::text[]) c0(codes_text) cross join lateral (select codes_text::text[] as codes) c,
+         unnest($2::jsonb[]) a(actions)`,
+      [codeSets.map((codes) => `{${codes.join(',')}}`), actionSets.map((actions) => JSON.stringify(actions))],
+    );
+    expect(rows).toHaveLength(codeSets.length * actionSets.length);
+    for (const row of rows) expect(row.inline, JSON.stringify(row)).toBe(row.fn);
+    // The mix holds every verdict, so agreement is not three answers alike.
+    expect(new Set(rows.map((row) => row.fn))).toEqual(new Set(['accept', 'hold', 'reject']));
   });
 });

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Attribution, hasAttribution } from '@uf/shared/attribution';
 import type { Beneficiary } from '@uf/shared/constants';
@@ -16,11 +15,14 @@ import { columnsOf } from '../db/entity-columns';
 import { AppError } from '../errors';
 import { batchInsert, databaseCommitter } from '../platform/pg-batch';
 import { isUniqueViolation, lockKey } from '../platform/pg-transaction';
+import { randomToken } from '../platform/random-token';
+import { sha256Hex } from '../platform/sha256';
 import { dateAndTimeIn } from '../platform/time';
 import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from '../privacy/consent.service';
 import { emailLockName, suppressionHashes } from '../privacy/suppression.service';
 import { type Assessment, assessWebsiteLead } from '../quality/lead-quality';
 import type { Quality } from '../quality/quality.service';
+import { verdictSql } from '../quality/verdict-sql';
 
 export type SubmissionMeta = {
   ipAddress: string | null;
@@ -50,8 +52,6 @@ export type SubmissionMeta = {
   retry?: { ownerToken?: string; idempotencyKey?: string };
   now?: Date;
 };
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A lead and its receipt as the statement writes them, every value computed before it joins a batch. */
 type LeadRow = {
@@ -122,7 +122,7 @@ const LEAD_INSERT = batchInsert(columnsOf(WebsiteLead)).from<LeadRow>(
     createdAt: (r) => r.createdAt,
     updatedAt: { sql: 'created_at' },
     // Lead quality (issue 33): the codes found before the batch and by its look-ups (the judged CTE).
-    qualityVerdict: { sql: `quality_verdict(judged.codes, ${'$ACTIONS'})` },
+    qualityVerdict: { sql: verdictSql('judged.codes', '$ACTIONS') },
     qualityReasons: { sql: 'judged.codes' },
     qualitySignals: { sql: 'judged.signals' },
     qualityDecidedBy: { sql: "'rules'" },
@@ -284,7 +284,7 @@ export function createLeadSubmitter(
     ): Promise<{ id: string; ownerToken: string }> {
       const now = meta.now ?? new Date();
       const { date, time } = dateAndTimeIn(now, meta.timeZone);
-      const ownerToken = randomBytes(32).toString('base64url');
+      const ownerToken = randomToken(32);
       const hashes = suppressionHashes({ email: input.email, phone: input.phone });
       const visit = visitAttribution(meta.attribution, DIRECT_REFERRER, meta.host);
       const [{ settings }, tokens] = await Promise.all([quality.settings.current(), quality.formTokens()]);
@@ -320,8 +320,8 @@ export function createLeadSubmitter(
         lockKey: lockKey(emailLockName(input.email)),
         emailHash: hashes.email,
         phoneHash: hashes.phone,
-        ownerTokenHash: hashToken(ownerToken),
-        retryKeyHash: meta.retry?.idempotencyKey ? hashToken(meta.retry.idempotencyKey) : null,
+        ownerTokenHash: sha256Hex(ownerToken),
+        retryKeyHash: meta.retry?.idempotencyKey ? sha256Hex(meta.retry.idempotencyKey) : null,
         channel: visit.channel,
         source: visit.source,
         attribution: hasAttribution(meta.attribution) ? JSON.stringify(meta.attribution) : null,
@@ -362,8 +362,8 @@ async function findRetried(
   lead: LeadSubmission,
   retry: NonNullable<SubmissionMeta['retry']>,
 ): Promise<{ id: string; ownerToken: string } | undefined> {
-  const ownerHash = retry.ownerToken ? hashToken(retry.ownerToken) : null;
-  const keyHash = retry.idempotencyKey ? hashToken(retry.idempotencyKey) : null;
+  const ownerHash = retry.ownerToken ? sha256Hex(retry.ownerToken) : null;
+  const keyHash = retry.idempotencyKey ? sha256Hex(retry.idempotencyKey) : null;
   const { rows } = await pool.query<{ id: string; owner_token_hash: string | null }>(
     `select id, owner_token_hash from website_lead
      where lower(email) = lower($1) and created_at > now() - make_interval(hours => $4)
@@ -389,10 +389,10 @@ async function findRetried(
   if (!found) return undefined;
   if (retry.ownerToken && found.owner_token_hash === ownerHash)
     return { id: found.id, ownerToken: retry.ownerToken };
-  const ownerToken = randomBytes(32).toString('base64url');
+  const ownerToken = randomToken(32);
   await pool.query('update website_lead set owner_token_hash = $2 where id = $1', [
     found.id,
-    hashToken(ownerToken),
+    sha256Hex(ownerToken),
   ]);
   return { id: found.id, ownerToken };
 }
@@ -426,7 +426,7 @@ export async function setBeneficiary(
          array_agg(utm_source))
      -- Only a lead that was sent on gets its update (issue 33: a held or rejected lead went nowhere).
      from u where opted_out_at is null and quality_verdict = 'accept'`,
-    [id, hashToken(ownerToken), beneficiary],
+    [id, sha256Hex(ownerToken), beneficiary],
   );
   if (!rows[0]?.updated) throw new AppError(ERROR_CODES.notFound, 'Lead not found');
   return { id, beneficiary };

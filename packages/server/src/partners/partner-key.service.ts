@@ -4,7 +4,7 @@ import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool } from 'pg';
 import { Partner, PartnerApiKey } from '../db/entities/partner.entity';
 import { AppError } from '../errors';
-import { sha256Hex } from '../privacy/consent.service';
+import { sha256Hex } from '../platform/sha256';
 
 // Partner API keys (ADR 032): 192 random bits, shown once, stored as SHA-256 (a fast hash is enough for
 // a random secret of that size; only guessable secrets such as passwords need a slow one).

@@ -8,10 +8,11 @@ import { columnsOf } from '../db/entity-columns';
 import { AppError } from '../errors';
 import { batchInsert, databaseCommitter } from '../platform/pg-batch';
 import { lockKey } from '../platform/pg-transaction';
-import { sha256Hex } from '../privacy/consent.service';
+import { sha256Hex } from '../platform/sha256';
 import { suppressionHashes } from '../privacy/suppression.service';
 import { type Assessment, assessPartnerLead } from '../quality/lead-quality';
 import type { Quality } from '../quality/quality.service';
+import { verdictSql } from '../quality/verdict-sql';
 import type { PartnerIdentity } from './partner-key.service';
 
 // POST /api/partner/leads (ADR 032, ADR 051): idempotent by Idempotency-Key, one lead per partner, phone
@@ -65,7 +66,7 @@ const PARTNER_INSERT = batchInsert(columnsOf(ApiLead)).from<PartnerRow>(
     partnerId: (r) => r.partnerId,
     optedOutAt: { sql: 'look.suppressed_since' },
     createdAt: { sql: 'now()' },
-    qualityVerdict: { sql: 'quality_verdict(judged.codes, $ACTIONS)' },
+    qualityVerdict: { sql: verdictSql('judged.codes', '$ACTIONS') },
     qualityReasons: { sql: 'judged.codes' },
     qualitySignals: { sql: 'judged.signals' },
     qualityDecidedBy: { sql: "'rules'" },

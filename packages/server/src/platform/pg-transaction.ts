@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
+import { sha256Hex } from './sha256';
 
 // Short write transactions on the raw pool, with as few round trips as the rules allow: BEGIN and the
 // advisory locks go out as one simple-protocol query (the keys are integers computed here, so nothing
@@ -7,7 +7,7 @@ import type { Pool, PoolClient } from 'pg';
 
 /** A 64-bit advisory-lock key for a name (first 8 bytes of its SHA-256), as a decimal literal. */
 export function lockKey(name: string): string {
-  const hex = createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 16);
+  const hex = sha256Hex(name).slice(0, 16);
   return BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
 }
 

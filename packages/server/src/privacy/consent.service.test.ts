@@ -1,6 +1,7 @@
 import { CONSENT_TEXT } from '@uf/shared/consent';
 import { describe, expect, it } from 'vitest';
-import { CURRENT_CONSENT_TEXT, sha256Hex, tcpaCompliantFor } from './consent.service';
+import { sha256Hex } from '../platform/sha256';
+import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from './consent.service';
 
 const complete = {
   consentGiven: true,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Attribution } from '@uf/shared/attribution';
 import { CONSENT_TEXT, CONSENT_TEXT_VERSION } from '@uf/shared/consent';
@@ -7,12 +6,11 @@ import { ConsentReceipt } from '../db/entities/consent-receipt.entity';
 import { ConsentText } from '../db/entities/consent-text.entity';
 import { WebsiteLead } from '../db/entities/website-lead.entity';
 import { AppError } from '../errors';
+import { sha256Hex } from '../platform/sha256';
 
 // Consent evidence per website lead (ADR 030): the receipt is written in the lead's statement
 // (lead.service.ts) and a database trigger refuses any later UPDATE; the disclosure text is stored once,
 // addressed by hash.
-
-export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 /** The disclosure the landing form shows now. */
 export const CURRENT_CONSENT_TEXT = {

@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { rateLimitedError } from '../errors';
 import { inTransaction, type Sql } from '../platform/pg-transaction';
 import { hitRateLimit } from '../platform/rate-limit.service';
-import { sha256Hex } from './consent.service';
+import { sha256Hex } from '../platform/sha256';
 
 // The suppression list (ADR 031): who must not be contacted, kept as SHA-256 hashes of the normalised
 // e-mail address (trimmed, lower case) or phone number (10 digits) — the usual form of hashed

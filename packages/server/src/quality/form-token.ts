@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { FORM_TOKEN_MAX_AGE_SECONDS } from '@uf/shared/quality';
+import { randomToken } from '../platform/random-token';
 
 // The landing page's form token (issue 33, ADR 065): the issue time and a random nonce, signed with a
 // secret of this deployment. A script that never loaded a page has none (or one it made up); a token
@@ -31,7 +32,7 @@ export function createFormTokens(secret: string): FormTokens {
     createHmac('sha256', secret).update(payload).digest().subarray(0, 16).toString('base64url');
   return {
     issue(now) {
-      const payload = `${VERSION}.${Math.floor(now.getTime() / 1000).toString(36)}.${randomBytes(12).toString('base64url')}`;
+      const payload = `${VERSION}.${Math.floor(now.getTime() / 1000).toString(36)}.${randomToken(12)}`;
       return `${payload}.${sign(payload)}`;
     },
     check(token, now) {

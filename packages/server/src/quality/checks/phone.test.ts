@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
 import { checkPhone, phoneToE164 } from './phone';
 
@@ -111,5 +112,29 @@ describe('checkPhone', () => {
     expect(phoneToE164('1.212.555.0123')).toBe('+12125550123');
     expect(phoneToE164('not a phone')).toBeNull();
     expect(phoneToE164('+44 20 7946 0958')).toBeNull();
+  });
+});
+
+describe('checkPhone against the library', () => {
+  it('calls invalid exactly the numbers the library calls invalid or places outside the US', () => {
+    // checkPhone reads validity from the number's type (one pass over the metadata): it must agree with
+    // the library's own isValid() over area codes, exchanges and lines of every kind.
+    const us = new Set(['US', 'PR', 'VI', 'GU', 'MP', 'AS']);
+    let seed = 7;
+    const digit = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor((seed / 2_147_483_648) * 10);
+    };
+    const seen = { valid: 0, invalid: 0 };
+    for (let i = 0; i < 3_000; i++) {
+      const number = Array.from({ length: 10 }, digit).join('');
+      const parsed = parsePhoneNumberFromString(number, 'US');
+      const libraryValid = Boolean(parsed?.isValid() && parsed.country && us.has(parsed.country));
+      const invalid = checkPhone(number).codes.includes('PHONE_INVALID');
+      expect(invalid, number).toBe(!libraryValid);
+      seen[invalid ? 'invalid' : 'valid'] += 1;
+    }
+    // Both answers came up often, so the agreement says something.
+    expect(Math.min(seen.valid, seen.invalid)).toBeGreaterThan(300);
   });
 });

@@ -74,8 +74,11 @@ export function checkPhone(text: string): PhoneCheck {
     return { e164: null, codes: ['PHONE_INVALID'] };
   }
   const e164 = parsed.number;
-  // A number that is not valid is nothing else: its ranges and patterns mean nothing.
-  if (!parsed.isValid() || !parsed.country || !US_REGIONS.has(parsed.country)) {
+  // A number that is not valid is nothing else: its ranges and patterns mean nothing. With the full
+  // metadata, a number is valid exactly when it has a type (that is what the library's isValid() asks
+  // too): one pass over the type patterns instead of two, ~2 % of the submit route's CPU (ADR 051).
+  const type = parsed.getType();
+  if (type === undefined || !parsed.country || !US_REGIONS.has(parsed.country)) {
     return { e164, codes: ['PHONE_INVALID'] };
   }
   const national = parsed.nationalNumber;
@@ -83,9 +86,7 @@ export function checkPhone(text: string): PhoneCheck {
   const exchange = national.slice(3, 6);
   const line = national.slice(6);
   const codes: PhoneCode[] = [];
-  const type = parsed.getType();
-  if ((type && NOT_PERSONAL_TYPES.has(type)) || NOT_PERSONAL_AREA.test(area))
-    codes.push('PHONE_NOT_PERSONAL');
+  if (NOT_PERSONAL_TYPES.has(type) || NOT_PERSONAL_AREA.test(area)) codes.push('PHONE_NOT_PERSONAL');
   // 211 community services … 911 emergency: never a subscriber's exchange.
   if (exchange[1] === '1' && exchange[2] === '1') codes.push('PHONE_N11');
   // 555-0100…0199 are set aside for fiction in every area code; 555-1212 is directory assistance.
