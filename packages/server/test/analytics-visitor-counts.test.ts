@@ -162,3 +162,27 @@ describe('unique visitors from the kept counts of closed days (ADR 070)', () => 
     expect((await summary()).totalVisitors).toBe(0);
   });
 });
+
+describe('kept counts under dashboards opened at once (ADR 070)', () => {
+  it('gives every dashboard the exact figure while the first of them keeps the counts', async () => {
+    await insertVisits(SEED);
+    // Each round a combination not kept yet, asked by many dashboards at once: one keeps its counts while
+    // the others read them. A dashboard that saw the days kept must also see their sum (one snapshot).
+    const combos: Record<string, string>[] = [
+      { country: 'US', source: 'google' },
+      { country: 'US', campaign: 'spring' },
+      { source: 'google', campaign: 'spring' },
+      { channel: 'Paid Search', country: 'US' },
+      { channel: 'Paid Search', campaign: 'spring' },
+      { country: 'US', channel: 'Paid Search', source: 'google' },
+    ];
+    for (const f of combos) {
+      const want = await exact(f);
+      const got = await Promise.all(Array.from({ length: 12 }, () => summary(asQuery(f))));
+      expect({ f, visitors: got.map((s) => s.totalVisitors) }).toEqual({
+        f,
+        visitors: got.map(() => want),
+      });
+    }
+  });
+});

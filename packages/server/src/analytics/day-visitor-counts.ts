@@ -72,30 +72,28 @@ export async function keptDayVisitors(
     ? { dimension: 'filters', value: JSON.stringify(filters.map((f) => [f.dimension, f.value])) }
     : { dimension: filters[0]?.dimension ?? 'all', value: filters[0]?.value ?? '' };
   const marker = combined ? { dimension, value } : { dimension: 'all', value: '' };
-  const sum = () =>
-    pool.query<{ n: string }>(
-      `select coalesce(sum(visitors), 0)::text as n from analytics_day_visitor_count
-       where dimension = $1 and value = $2 and day >= $3::date and day <= $4::date`,
-      [dimension, value, range.from, range.to],
-    );
-  const [missing, kept] = await Promise.all([
-    pool.query<{ day: string }>(
-      `select d::date::text as day from generate_series($1::date, $2::date, interval '1 day') d
-       where not exists (select 1 from analytics_day_visitor_count c
-         where c.dimension = $3 and c.value = $4 and c.day = d::date)`,
-      [range.from, range.to, marker.dimension, marker.value],
-    ),
-    sum(),
-  ]);
-  if (missing.rows.length === 0) return Number(kept.rows[0]?.n ?? 0);
+  const sumSql = `select coalesce(sum(visitors), 0)::text as n from analytics_day_visitor_count
+    where dimension = $1 and value = $2 and day >= $3::date and day <= $4::date`;
+  const sum = () => pool.query<{ n: string }>(sumSql, [dimension, value, range.from, range.to]);
+  // The days not kept yet and the kept sum in one statement, so from one snapshot: read apart, a keep
+  // committed between the two (another request's, or the same dashboard's other figure) made the days
+  // look kept while the sum still missed them — the card showed only the open days' visitors.
+  const { rows } = await pool.query<{ n: string; missing: string[] }>(
+    `select (${sumSql}) as n,
+       array(select d::date::text from generate_series($3::date, $4::date, interval '1 day') d
+         where not exists (select 1 from analytics_day_visitor_count c
+           where c.dimension = $5 and c.value = $6 and c.day = d::date) order by d) as missing`,
+    [dimension, value, range.from, range.to, marker.dimension, marker.value],
+  );
+  const missing = rows[0]?.missing ?? [];
+  if (missing.length === 0) return Number(rows[0]?.n ?? 0);
   try {
     await inTransaction(pool, [], async (client) => {
       // One counter at a time, never beside a rebuild (which locks this table), and nobody waits: the
       // counts that follow the lock read the visitors as committed once it is held.
       await client.query('lock table analytics_day_visitor_count in share row exclusive mode nowait');
-      const days = missing.rows.map((r) => r.day);
-      for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
-        const some = days.slice(i, i + DAYS_PER_STATEMENT);
+      for (let i = 0; i < missing.length; i += DAYS_PER_STATEMENT) {
+        const some = missing.slice(i, i + DAYS_PER_STATEMENT);
         await (combined
           ? keepCombinedCounts(client, some, filters, value)
           : keepDayVisitorCounts(client, some));
