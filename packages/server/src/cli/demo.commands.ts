@@ -197,19 +197,24 @@ export const demoCommands: CliCommand[] = [
           }
           // Spread the visits (and their events) over the last 30 days, then count them again; each visit's
           // lead, with its consent receipt, goes back to its visit's day (the leads' triggers move their
-          // counts), and the partner's leads over the same days.
+          // counts), and the partner's leads over the same days. Days are the business clock's (ADR 060):
+          // moved back by whole days of its wall clock, not by 24 hours, so a daylight-saving change between
+          // two of them never puts two on one day.
+          const daysBack = (at: string, days: string) =>
+            `((${at} at time zone $2) - make_interval(days => ${days})) at time zone $2`;
           const client = await app.db.pool.connect();
           try {
             await client.query('begin');
             await client.query(
-              `update analytics_event set created_at = created_at - make_interval(days => (substr(session_id, 6)::int % $1))
+              `update analytics_event
+               set created_at = ${daysBack('created_at', '(substr(session_id, 6)::int % $1)')}
                where session_id like 'demo-%'`,
-              [DAYS],
+              [DAYS, ctx.config.timeZone],
             );
             await client.query(
               `update website_lead l set created_at = m.at,
                  opt_in_date = to_char((m.at at time zone $2)::date, 'YYYY-MM-DD')
-               from (select id, created_at - make_interval(days => (substr(session_id, 6)::int % $1)) as at
+               from (select id, ${daysBack('created_at', '(substr(session_id, 6)::int % $1)')} as at
                      from website_lead where session_id like 'demo-%') m
                where l.id = m.id`,
               [DAYS, ctx.config.timeZone],
@@ -222,10 +227,10 @@ export const demoCommands: CliCommand[] = [
             );
             await client.query('alter table consent_receipt enable trigger consent_receipt_immutable');
             await client.query(
-              `update api_lead set created_at = created_at - make_interval(days => (row_n % $1)::int)
+              `update api_lead set created_at = ${daysBack('created_at', '(row_n % $1)::int')}
                from (select id as key, row_number() over (order by created_at) as row_n from api_lead) n
                where api_lead.id = n.key`,
-              [DAYS],
+              [DAYS, ctx.config.timeZone],
             );
             await client.query('commit');
           } catch (err) {
