@@ -8,14 +8,7 @@
 //
 //   npm run bench buyers [-- --duration 10 --connections 32 --rate 200]
 import os from 'node:os';
-import {
-  apiLead,
-  benchAdminUrl,
-  formTokens,
-  option,
-  visitorHeaders,
-  websiteLead,
-} from './support/bodies.mjs';
+import { apiLead, benchAdminUrl, formTokens, option, visitorLead } from './support/bodies.mjs';
 import { postLoad } from './support/load.mjs';
 import {
   pg,
@@ -117,11 +110,11 @@ async function main() {
       JSON.stringify({ actions: { BOT_TOKEN_REUSED: 'accept' } }),
     ]);
     let token = await formTokens(app);
-    const visitorLead = () => ({ body: { ...websiteLead(), formToken: token() }, headers: visitorHeaders() });
+    const visitorSubmit = () => visitorLead(token());
     const noBuyers = await paired(
       'POST /api/submit-search, no buyers',
       `${app}/api/submit-search`,
-      visitorLead,
+      visitorSubmit,
     );
     for (const [priority, path, buys] of [
       [1, '/a', false],
@@ -148,7 +141,11 @@ async function main() {
     };
 
     // 1. The write path with three buyers active (their sales run meanwhile in the same process).
-    const submit = await paired('POST /api/submit-search, 3 buyers', `${app}/api/submit-search`, visitorLead);
+    const submit = await paired(
+      'POST /api/submit-search, 3 buyers',
+      `${app}/api/submit-search`,
+      visitorSubmit,
+    );
     const backlog = await pending();
     const drainStart = Date.now();
     await waitSold(300_000);
@@ -166,10 +163,11 @@ async function main() {
       const due = Math.floor(((Date.now() - started) / 1000) * RATE);
       while (sent < due) {
         sent += 1;
+        const lead = visitorLead(token());
         const p = fetch(`${app}/api/submit-search`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...visitorHeaders() },
-          body: JSON.stringify({ ...websiteLead(), formToken: token() }),
+          headers: { 'content-type': 'application/json', ...lead.headers },
+          body: JSON.stringify(lead.body),
         })
           .then(async (res) => {
             const at = Date.now();

@@ -22,9 +22,9 @@ import {
   next,
   option,
   trackEvent,
-  visitorHeaders,
-  websiteLead,
+  visitorLead,
 } from './support/bodies.mjs';
+import { cpuMeter } from './support/cpu.mjs';
 import { postLoad } from './support/load.mjs';
 import {
   pg,
@@ -52,10 +52,14 @@ const load = (url, duration, build, connections) =>
 /** The track route's goal is stated at 64 connections (issue 5, issue 23). */
 const TRACK_CONNECTIONS = 64;
 
-async function measure(label, url, build, connections = CONNECTIONS) {
+/** One measured load (after a warm-up), with the CPU the server process and the database used for it. */
+async function measure(label, url, build, serverPid, connections = CONNECTIONS) {
   await load(url, 2, build, connections); // warm-up: JIT, pools
+  const cpu = cpuMeter({ serverPid, database: dbName });
+  cpu.start();
   const r = await load(url, DURATION, build, connections);
   return {
+    cpu: cpu.stop(r['2xx']),
     label,
     reqPerSec: Math.round(r['2xx'] / DURATION),
     p50: r.latency.p50,
@@ -80,6 +84,7 @@ async function main() {
       () => ({
         body: apiLead(),
       }),
+      baseline.pid,
     );
     await stopProcess(baseline);
 
@@ -117,10 +122,8 @@ async function main() {
     const submit = await measure(
       'POST /api/submit-search (lead + receipt)',
       `${app}/api/submit-search`,
-      () => ({
-        body: { ...websiteLead(), formToken: token() },
-        headers: visitorHeaders(),
-      }),
+      () => visitorLead(token()),
+      server.pid,
     );
     token = await formTokens(app);
     // The landing form's own call, exactly as the page sends it: tRPC's httpLink posts the input as the
@@ -128,27 +131,34 @@ async function main() {
     const form = await measure(
       'POST /api/trpc/lead.submit (the form)',
       `${app}/api/trpc/lead.submit`,
-      () => ({
-        body: { ...websiteLead(), formToken: token() },
-        headers: { ...visitorHeaders(), origin: app, 'sec-fetch-site': 'same-origin' },
-      }),
+      () => {
+        const lead = visitorLead(token());
+        return { ...lead, headers: { ...lead.headers, origin: app, 'sec-fetch-site': 'same-origin' } };
+      },
+      server.pid,
     );
     const auth = await newKey();
-    const partner = await measure('POST /api/partner/leads', `${app}/api/partner/leads`, () => ({
-      body: apiLead(),
-      headers: auth,
-    }));
+    const partner = await measure(
+      'POST /api/partner/leads',
+      `${app}/api/partner/leads`,
+      () => ({ body: apiLead(), headers: auth }),
+      server.pid,
+    );
     const keyedAuth = await newKey();
-    const keyed = await measure('… with a new Idempotency-Key each', `${app}/api/partner/leads`, () => ({
-      body: apiLead(),
-      headers: { ...keyedAuth, 'idempotency-key': `k-${next()}` },
-    }));
+    const keyed = await measure(
+      '… with a new Idempotency-Key each',
+      `${app}/api/partner/leads`,
+      () => ({ body: apiLead(), headers: { ...keyedAuth, 'idempotency-key': `k-${next()}` } }),
+      server.pid,
+    );
     const replayBody = apiLead();
     const replayAuth = await newKey();
-    const replay = await measure('… replaying one Idempotency-Key', `${app}/api/partner/leads`, () => ({
-      body: replayBody,
-      headers: { ...replayAuth, 'idempotency-key': 'bench-replayed-key' },
-    }));
+    const replay = await measure(
+      '… replaying one Idempotency-Key',
+      `${app}/api/partner/leads`,
+      () => ({ body: replayBody, headers: { ...replayAuth, 'idempotency-key': 'bench-replayed-key' } }),
+      server.pid,
+    );
     // Track: the bare route and the app's route in turn, each at 64 connections.
     const { child: bareChild, result: barePort } = await startProcess(
       'bare fastify',
@@ -160,6 +170,7 @@ async function main() {
       `bare Fastify 204 (${TRACK_CONNECTIONS} connections)`,
       `http://127.0.0.1:${barePort}/api/analytics/track`,
       () => ({ body: trackEvent() }),
+      bareChild.pid,
       TRACK_CONNECTIONS,
     );
     await stopProcess(bareChild);
@@ -167,6 +178,7 @@ async function main() {
       `POST /api/analytics/track (${TRACK_CONNECTIONS} connections)`,
       `${app}/api/analytics/track`,
       () => ({ body: trackEvent() }),
+      server.pid,
       TRACK_CONNECTIONS,
     );
     await stopProcess(server);
@@ -205,8 +217,22 @@ async function main() {
         'p99 ms': r.p99,
         '2xx': fmt(r.ok),
         'non-2xx/errors': r.failed,
+        'CPU µs/req: server': r.cpu?.server ?? '–',
+        database: r.cpu?.database ?? '–',
+        'load gen.': r.cpu?.load ?? '–',
       })),
     );
+    // Where the time goes: on a machine with few cores the server, PostgreSQL and the load generator share
+    // them, so the CPU each spends per request bounds the rate as much as any wait does.
+    if (submit.cpu?.database !== undefined && base.cpu?.database !== undefined) {
+      const total = (r) => r.cpu.server + r.cpu.database + r.cpu.load;
+      console.info(
+        `CPU per request, submit-search against the one-INSERT baseline: server ${submit.cpu.server} µs vs ` +
+          `${base.cpu.server} µs, database ${submit.cpu.database} µs vs ${base.cpu.database} µs, in all ` +
+          `${total(submit)} µs vs ${total(base)} µs (${(total(submit) / total(base)).toFixed(2)}×) on ` +
+          `${os.availableParallelism()} cores`,
+      );
+    }
     console.info(
       `website leads ${fmt(leads)} · receipts ${fmt(receipts)} (must be equal) · tcpaCompliant 'true' ${fmt(compliant)} · ` +
         `API leads ${fmt(apiLeads)} · leads from the replayed key ${replayed} (must be 1)`,

@@ -11,7 +11,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { apiLead, BROWSER_UA, benchAdminUrl, option, trackEvent, websiteLead } from './support/bodies.mjs';
+import {
+  apiLead,
+  BROWSER_UA,
+  benchAdminUrl,
+  formTokens,
+  option,
+  trackEvent,
+  visitorLead,
+} from './support/bodies.mjs';
 import {
   pg,
   printedPort,
@@ -28,11 +36,14 @@ const ROUTE = process.argv[2] ?? 'track';
 const DURATION = Number(option('duration', '10'));
 const LOG_LEVEL = option('log-level', 'info');
 const adminUrl = benchAdminUrl();
+/** A visitor's lead with a form token handed out by `token()`. */
+const visitorSubmit = (token) => visitorLead(token());
+/** Each route's request: `{ body, headers? }`. */
 const BODIES = {
-  track: trackEvent,
-  submit: () => websiteLead(),
-  'submit-webhooks': () => websiteLead(),
-  partner: apiLead,
+  track: () => ({ body: trackEvent() }),
+  submit: visitorSubmit,
+  'submit-webhooks': visitorSubmit,
+  partner: () => ({ body: apiLead() }),
 };
 const PATHS = {
   track: '/api/analytics/track',
@@ -69,6 +80,7 @@ async function main() {
         DB_POOL_MAX: '20',
         PARTNER_RATE_LIMIT_PER_MINUTE: '100000',
         WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+        TRUST_PROXY: '127.0.0.1',
       },
       readyAt(port),
     );
@@ -106,6 +118,12 @@ async function main() {
       );
       headers.authorization = `Bearer ${/ufk_[A-Za-z0-9_-]+/.exec(stdout)?.[0]}`;
     }
+    // Website leads come as visitors send them (issue 33), so every lead-quality check and look-up runs.
+    const token = BODIES[ROUTE] === visitorSubmit ? await formTokens(`http://127.0.0.1:${port}`) : undefined;
+    const build = () => {
+      const { body, headers: own = {} } = BODIES[ROUTE](token);
+      return { body: JSON.stringify(body), headers: { ...headers, ...own } };
+    };
     const result = await new Promise((resolve, reject) =>
       autocannon(
         {
@@ -115,7 +133,7 @@ async function main() {
           requests: [
             {
               method: 'POST',
-              setupRequest: (req) => ({ ...req, body: JSON.stringify(BODIES[ROUTE]()), headers }),
+              setupRequest: (req) => ({ ...req, ...build() }),
             },
           ],
         },

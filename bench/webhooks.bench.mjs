@@ -10,14 +10,7 @@
 //
 //   npm run bench webhooks [-- --duration 10 --connections 32 --rate 200]
 import os from 'node:os';
-import {
-  apiLead,
-  benchAdminUrl,
-  formTokens,
-  option,
-  visitorHeaders,
-  websiteLead,
-} from './support/bodies.mjs';
+import { apiLead, benchAdminUrl, formTokens, option, visitorLead } from './support/bodies.mjs';
 import { postLoad } from './support/load.mjs';
 import {
   pg,
@@ -123,12 +116,12 @@ async function main() {
       JSON.stringify({ actions: { BOT_TOKEN_REUSED: 'accept' } }),
     ]);
     let token = await formTokens(app);
-    const visitorLead = () => ({ body: { ...websiteLead(), formToken: token() }, headers: visitorHeaders() });
+    const visitorSubmit = () => visitorLead(token());
     // 0. The same route before any endpoint exists (webhook_enqueue returns at once).
     const noEndpoints = await paired(
       'POST /api/submit-search, no endpoints',
       `${app}/api/submit-search`,
-      visitorLead,
+      visitorSubmit,
     );
     for (const path of ['/a', '/b']) {
       await db.query(
@@ -156,7 +149,7 @@ async function main() {
     const submit = await paired(
       'POST /api/submit-search, 2 endpoints subscribed',
       `${app}/api/submit-search`,
-      visitorLead,
+      visitorSubmit,
     );
     const backlogAfterLoad = await pending();
     const drainStart = Date.now();
@@ -175,10 +168,11 @@ async function main() {
       const due = Math.floor(((Date.now() - started) / 1000) * RATE);
       while (sent < due) {
         sent += 1;
+        const lead = visitorLead(token());
         const p = fetch(`${app}/api/submit-search`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...visitorHeaders() },
-          body: JSON.stringify({ ...websiteLead(), formToken: token() }),
+          headers: { 'content-type': 'application/json', ...lead.headers },
+          body: JSON.stringify(lead.body),
         })
           .then(async (res) => {
             const at = Date.now();
@@ -214,7 +208,7 @@ async function main() {
     const enqueueOnly = await paired(
       'POST /api/submit-search, 2 endpoints, this process sends none',
       `${app}/api/submit-search`,
-      visitorLead,
+      visitorSubmit,
     );
     await stopProcess(server);
     await fetch(`${rxUrl}/reset`, { method: 'POST' });

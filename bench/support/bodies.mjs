@@ -70,6 +70,15 @@ export const visitorHeaders = () => {
   };
 };
 
+/**
+ * POST /api/submit-search as a visitor sends it (issue 33): a new person with the page's form token, from a
+ * browser with an address of its own, so every lead-quality check and look-up runs.
+ */
+export const visitorLead = (formToken) => ({
+  body: { ...websiteLead(), formToken },
+  headers: visitorHeaders(),
+});
+
 /** Seconds a visitor spends on the page before submitting (the rules hold leads sent within 3 s). */
 const SECONDS_ON_PAGE = 4;
 
