@@ -91,7 +91,7 @@ describe('landing page lead form', () => {
     await context.close();
   });
 
-  it('submits a valid lead and opens the beneficiary dialog', async () => {
+  it('submits a valid lead and opens the beneficiary dialog; the sent form stays busy beneath it', async () => {
     const { context, page } = await openPage(browser, '/');
     await fillLeadForm(page, validLead(uniqueEmail()));
     const [response] = await Promise.all([
@@ -100,6 +100,11 @@ describe('landing page lead form', () => {
     ]);
     expect(response.status()).toBe(200);
     await page.getByRole('dialog', { name: 'Who is your beneficiary?' }).waitFor();
+    // Sent once: the button does not come back for a second submit behind the dialog (issue 36 keeps it
+    // busy until the next step replaces the form).
+    const searchNow = page.locator('form[method="post"] button[type="submit"]');
+    expect(await searchNow.isDisabled()).toBe(true);
+    expect(await searchNow.getAttribute('data-loading')).toBe('true');
     await context.close();
   });
 });

@@ -169,6 +169,10 @@ describe('submission flow', () => {
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await expectToast(page, 'Error', 'Failed to update beneficiary information.');
     expect(await dialog.isVisible()).toBe(true);
+    // The dialog's own busy state ends with the failure: the visitor can try again.
+    const submit = dialog.getByRole('button', { name: 'Submit' });
+    await expect.poll(() => submit.getAttribute('data-loading')).toBe(null);
+    await expect.poll(() => submit.isEnabled()).toBe(true);
     await context.close();
   });
 

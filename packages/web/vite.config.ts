@@ -13,6 +13,29 @@ const recordStaticImports: Plugin = {
   },
 };
 
+/**
+ * CommonJS packages (React, React DOM, the scheduler) are bundled as factories that run when their chunk is
+ * evaluated, written as arrow functions. V8 compiles an arrow function lazily, on its first call: React
+ * DOM's factory (≈170 KB) was then parsed a second time on the main thread, in the task that evaluates it,
+ * the longest task of the landing page's start on a slow phone (issue 36). Written as a parenthesised
+ * `function` expression, the factory is compiled eagerly with the rest of its chunk, which the browser
+ * streams and compiles off the main thread as it downloads. It behaves the same: `this` is undefined
+ * either way (module code is strict), and `arguments` means what CommonJS code expects.
+ */
+const eagerCommonJsFactories: Plugin = {
+  name: 'uf:eager-commonjs-factories',
+  apply: 'build',
+  renderChunk(code, chunk) {
+    if (!code.includes('__commonJSMin((')) return null;
+    const eager = code.replace(
+      /__commonJSMin\(\(\(((?:exports|module)(?:, (?:exports|module))*)\) => \{/g,
+      '__commonJSMin((function ($1) {',
+    );
+    if (eager === code) this.warn(`${chunk.fileName}: no CommonJS factory made eager (a new wrapper form?)`);
+    return { code: eager, map: null };
+  },
+};
+
 /** What the browser has loaded before `chunk` runs: its static imports, theirs, and so on. */
 function loadedBefore(chunk: string, seen = new Set<string>()): Set<string> {
   for (const file of staticImports.get(chunk) ?? []) {
@@ -27,7 +50,7 @@ function loadedBefore(chunk: string, seen = new Set<string>()): Set<string> {
 const ENTRY = /^assets\/index-[\w-]+\.js$/;
 
 export default defineConfig({
-  plugins: [react(), recordStaticImports],
+  plugins: [react(), recordStaticImports, eagerCommonJsFactories],
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000' },

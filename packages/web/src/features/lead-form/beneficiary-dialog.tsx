@@ -4,16 +4,18 @@ import '@mantine/core/styles/Radio.layer.css';
 import { Button, Group, Modal, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import { BENEFICIARY_NOT_SPECIFIED, BENEFICIARY_OPTIONS, type Beneficiary } from '@uf/shared/constants';
 import { useState } from 'react';
+import { useBeneficiaryChoice } from './beneficiary-choice';
 
 export type BeneficiaryDialogProps = {
   opened: boolean;
-  pending: boolean;
-  onChoose: (beneficiary: Beneficiary) => void;
+  /** Sends the choice; the dialog is busy until it settles. */
+  onChoose: (beneficiary: Beneficiary) => Promise<void>;
   onClose: () => void;
 };
 
-export function BeneficiaryDialog({ opened, pending, onChoose, onClose }: BeneficiaryDialogProps) {
+export function BeneficiaryDialog({ opened, onChoose, onClose }: BeneficiaryDialogProps) {
   const [choice, setChoice] = useState<string>('');
+  const { pending, choose } = useBeneficiaryChoice(onChoose);
   return (
     <Modal
       opened={opened}
@@ -29,6 +31,11 @@ export function BeneficiaryDialog({ opened, pending, onChoose, onClose }: Benefi
       // synchronous render of the whole dialog inside the commit — one task of 100 ms and more on a slow
       // phone. In place, the dialog renders in the transition's slices (landing-page.tsx; issue 36).
       withinPortal={false}
+      // No scroll lock by script: it restyles the page's body, and the dialog's first focus then laid out the
+      // whole page again inside Mantine's focus timer (40+ ms on a slow phone, issue 36). A drag on the dim
+      // overlay still does not move the page behind (touch-action); a mouse wheel there may.
+      lockScroll={false}
+      overlayProps={{ style: { touchAction: 'none' } }}
     >
       <Stack>
         <Text size="sm">
@@ -43,11 +50,11 @@ export function BeneficiaryDialog({ opened, pending, onChoose, onClose }: Benefi
           </SimpleGrid>
         </Radio.Group>
         <Group justify="flex-end">
-          <Button variant="default" onClick={() => onChoose(BENEFICIARY_NOT_SPECIFIED)} disabled={pending}>
+          <Button variant="default" onClick={() => choose(BENEFICIARY_NOT_SPECIFIED)} disabled={pending}>
             Skip
           </Button>
           <Button
-            onClick={() => onChoose(choice as Beneficiary)}
+            onClick={() => choose(choice as Beneficiary)}
             disabled={choice === '' || pending}
             loading={pending}
           >

@@ -4,13 +4,14 @@ import { LANDING_FORM_FIELDS } from '@uf/shared/landing-step';
 import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { useFormTakeover } from '../../form-takeover';
 import { useHydrated } from '../../use-hydrated';
+import { useBeneficiaryChoice } from './beneficiary-choice';
 
 export type BeneficiaryFormProps = {
   leadId: string;
-  pending: boolean;
   /** A message above the choices (the last update failed). */
   alert?: ReactNode;
-  onChoose: (beneficiary: Beneficiary) => void;
+  /** Sends the choice; the form is busy until it settles. */
+  onChoose: (beneficiary: Beneficiary) => Promise<void>;
 };
 
 /**
@@ -18,8 +19,9 @@ export type BeneficiaryFormProps = {
  * browser posted the lead form itself, with the spec's seven choices, Submit and Skip ('Not specified').
  * Without the app the browser posts it; with the app, the choice goes through the API as the dialog's does.
  */
-export function BeneficiaryForm({ leadId, pending, alert, onChoose }: BeneficiaryFormProps) {
+export function BeneficiaryForm({ leadId, alert, onChoose }: BeneficiaryFormProps) {
   const [choice, setChoice] = useState('');
+  const { pending, choose } = useBeneficiaryChoice(onChoose);
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   useFormTakeover(formRef, (form) => {
@@ -31,8 +33,8 @@ export function BeneficiaryForm({ leadId, pending, alert, onChoose }: Beneficiar
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    if (submitter?.getAttribute('name') === LANDING_FORM_FIELDS.skip) onChoose(BENEFICIARY_NOT_SPECIFIED);
-    else if (choice !== '') onChoose(choice as Beneficiary);
+    if (submitter?.getAttribute('name') === LANDING_FORM_FIELDS.skip) choose(BENEFICIARY_NOT_SPECIFIED);
+    else if (choice !== '') choose(choice as Beneficiary);
   };
   return (
     <Card withBorder shadow="md" padding="lg" radius="md" id="search">

@@ -93,7 +93,6 @@ export function LandingPage() {
   );
   const serverForm = formKey === 0 && serverStep?.step === 'form' ? serverStep : undefined;
   const serverAlert = formKey === 0 && serverStep?.step !== 'done' ? serverStep?.alert : undefined;
-  const [savingBeneficiary, setSavingBeneficiary] = useState(false);
 
   const { adPixelScriptUrl } = useAppConfig();
 
@@ -114,9 +113,9 @@ export function LandingPage() {
       .catch((err: unknown) => console.warn('Could not read the lead state:', err));
   };
 
+  /** Saves the choice, then shows Congratulations; the dialog or form shows itself busy meanwhile. */
   const chooseBeneficiary = async (beneficiary: Beneficiary) => {
     if (phase.step !== 'beneficiary') return;
-    setSavingBeneficiary(true);
     try {
       const api = await loadPublicApi();
       await api.lead.setBeneficiary.mutate({ id: phase.leadId, beneficiary });
@@ -124,9 +123,6 @@ export function LandingPage() {
       startTransition(() => setPhase({ step: 'done', leadId: phase.leadId }));
     } catch {
       notifyError(PUBLIC_TOASTS.beneficiaryFailed.title, PUBLIC_TOASTS.beneficiaryFailed.message);
-    } finally {
-      // In the same slices as the step: alone, at default priority, it re-rendered the whole page in one task.
-      startTransition(() => setSavingBeneficiary(false));
     }
   };
 
@@ -247,12 +243,7 @@ export function LandingPage() {
           <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
             {phase.step === 'beneficiary' && phase.inPage ? (
               <Suspense fallback={null}>
-                <BeneficiaryForm
-                  leadId={phase.leadId}
-                  pending={savingBeneficiary}
-                  alert={alert}
-                  onChoose={(b) => void chooseBeneficiary(b)}
-                />
+                <BeneficiaryForm leadId={phase.leadId} alert={alert} onChoose={chooseBeneficiary} />
               </Suspense>
             ) : phase.step === 'done' ? (
               <Suspense fallback={null}>
@@ -303,8 +294,7 @@ export function LandingPage() {
         <Suspense fallback={null}>
           <BeneficiaryDialog
             opened
-            pending={savingBeneficiary}
-            onChoose={(b) => void chooseBeneficiary(b)}
+            onChoose={chooseBeneficiary}
             onClose={() => phase.step === 'beneficiary' && setPhase({ step: 'done', leadId: phase.leadId })}
           />
         </Suspense>

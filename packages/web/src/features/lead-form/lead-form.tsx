@@ -61,6 +61,14 @@ export type LeadFormProps = {
 /** The lead form's own fields (the posted form also names its step: LANDING_FORM_FIELDS.step). */
 const FIELD_NAMES = Object.keys(EMPTY_LEAD_FORM) as (keyof LeadFormValues)[];
 
+/**
+ * Every field flagged "dirty" from the start. Nothing here reads Mantine's dirty state, yet each field's
+ * first key (and the adoption of what was typed before the app ran) flipped its flag, which renders the
+ * whole form: 15–30 ms of script inside that key on a slow phone (issue 36). Flagged already, it never flips
+ * while the visitor types.
+ */
+const ALL_DIRTY = Object.fromEntries(FIELD_NAMES.map((name) => [name, true]));
+
 /** The server's values as the form's (consent always starts unticked: it must be given again). */
 function initialValues(values: Record<string, string> | undefined): LeadFormValues {
   const kept = Object.fromEntries(
@@ -119,10 +127,11 @@ async function suggestionFor(email: string): Promise<string | null> {
   return suggestEmail(value);
 }
 
-// The fields rendered again only when their own props change (issue 36): a whole-form render (a field's
-// first key, the consent tap, a submit's validation) re-rendered all nine Mantine fields, a hundred
-// birth-date options and the consent text's links, 50–100 ms on a slow phone. Their handlers are made once
-// (below), so a field whose value and message did not change is left alone.
+// The fields rendered again only when their own props change (issue 36): a whole-form render (a submit's
+// validation, a message shown or cleared; a field's first key and the consent tap too, before ALL_DIRTY)
+// re-rendered all nine Mantine fields, a hundred birth-date options and the consent text's links, 50–100 ms
+// on a slow phone. Their handlers are made once (below), so a field whose value and message did not change
+// is left alone.
 const FormTextInput = memo(TextInput);
 const FormNativeSelect = memo(NativeSelect);
 const FormCheckbox = memo(Checkbox);
@@ -209,6 +218,7 @@ export function LeadForm({
     mode: 'uncontrolled',
     initialValues: initialValues(initial?.values),
     initialErrors: initial?.errors ?? {},
+    initialDirty: ALL_DIRTY,
     validate: schemaResolver(schema, { sync: true }),
     validateInputOnBlur: true,
   });
@@ -251,6 +261,7 @@ export function LeadForm({
       return;
     }
     const values = form.getValues();
+    let sent = false;
     try {
       // The API client is its own chunk, loaded on the first submit (prefetched when the form starts).
       const { publicApi } = await import('../../public-api');
@@ -267,6 +278,7 @@ export function LeadForm({
         { context: { idempotencyKey: retryKey.current } },
       );
       onSubmitted(id, values);
+      sent = true;
     } catch (err) {
       const app = appErrorOf(err);
       if (app?.error === ERROR_CODES.duplicateEmail) {
@@ -283,7 +295,10 @@ export function LeadForm({
         focusFirstInvalid(formRef.current);
       }
     } finally {
-      busy.set(false);
+      // Sent: busy until the next step replaces the form (a new form starts idle). Set idle here, the
+      // button changed a store the step's transition had just read, and React rendered the whole step
+      // again synchronously, beside the spinner's exit transition: a task of 60 ms and more on a slow phone.
+      if (!sent) busy.set(false);
     }
   };
 
