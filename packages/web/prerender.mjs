@@ -8,7 +8,9 @@ import { appModules } from './report-bundle.mjs';
 
 const here = import.meta.dirname;
 const dist = path.join(here, 'dist');
-const { render } = await import(pathToFileURL(path.join(here, 'dist-ssr/entry-server.js')).href);
+const { render, renderCheckingAuthentication, SIGNED_IN_DOCUMENT } = await import(
+  pathToFileURL(path.join(here, 'dist-ssr/entry-server.js')).href
+);
 
 // name → the path rendered. `not-found` is what any unknown path shows (with status 404).
 export const PRERENDERED = {
@@ -44,5 +46,20 @@ for (const [name, url] of Object.entries(PRERENDERED)) {
     `web: prerendered ${url} → dist/prerendered/${name}.html (${(html.length / 1024).toFixed(1)} KB)`,
   );
 }
-// Read by the server (server/src/plugins/spa.ts): "*" is the not-found page.
+// The pages behind sign-in (ADR 071): the app shell as built (its scripts start at once, with their
+// preload hints), and beside the empty #root what those pages show first, "Checking authentication...",
+// painted before the admin area's code has loaded (≈1 s after the document on this machine) and hidden
+// by the entry stylesheet (admin-boot.css) once the app has put its page in place.
+const shell = readFileSync(path.join(dist, 'index.html'), 'utf8');
+writeFileSync(
+  path.join(dist, 'prerendered', 'signed-in.html'),
+  shell.replace(
+    '<div id="root"></div>',
+    `<div id="root"></div>\n    <div id="auth-check" role="status">${renderCheckingAuthentication()}</div>`,
+  ),
+);
+pages[SIGNED_IN_DOCUMENT] = 'signed-in.html';
+console.info(`web: the pages behind sign-in → dist/prerendered/signed-in.html`);
+// Read by the server (server/src/plugins/spa.ts): "*" is the not-found page, SIGNED_IN_DOCUMENT the
+// pages behind sign-in.
 writeFileSync(path.join(dist, 'prerendered', 'pages.json'), `${JSON.stringify(pages, null, 2)}\n`);

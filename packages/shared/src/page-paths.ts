@@ -12,3 +12,15 @@ export function isPagePath(pathname: string): boolean {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   return KNOWN.has(path) || isLeadPagePath(path);
 }
+
+/**
+ * The served document of the pages behind sign-in, as pages.json names it (web/prerender.mjs): the app
+ * shell with "Checking authentication..." painted before the admin area's code has loaded (ADR 071).
+ */
+export const SIGNED_IN_DOCUMENT = '/admin/*';
+
+/** Whether `pathname` is a page behind sign-in: every admin page but the sign-in page itself. */
+export function isSignedInPagePath(pathname: string): boolean {
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  return path.startsWith('/admin/') && path !== PAGES.adminLogin && isPagePath(path);
+}

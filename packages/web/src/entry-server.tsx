@@ -1,9 +1,14 @@
+import { MantineProvider } from '@mantine/core';
 import { createMemoryHistory } from '@tanstack/react-router';
 import type { LandingStep } from '@uf/shared/landing-step';
 import { renderToString } from 'react-dom/server';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { AppRoot } from './app-root';
+import { CheckingAuthentication } from './features/admin-shell/checking-authentication';
 import { createAppRouter } from './router';
+import { cssVariablesResolver, theme } from './theme';
+
+export { SIGNED_IN_DOCUMENT } from '@uf/shared/page-paths';
 
 // Server rendering of the public pages (ADR 053, ADR 057): the page's HTML as the browser will hydrate it,
 // so a visitor reads it before any script has run.
@@ -29,4 +34,17 @@ export async function renderLanding(step: LandingStep): Promise<string> {
   const { prelude } = await prerenderToNodeStream(page);
   prelude.resume();
   return renderToString(page);
+}
+
+/**
+ * Build time (prerender.mjs): what a page behind sign-in shows before the admin area's code has loaded,
+ * the page's own first screen (ADR 071). Static markup beside #root, never hydrated: the page hides it
+ * once the app has put its own page in place.
+ */
+export function renderCheckingAuthentication(): string {
+  return renderToString(
+    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
+      <CheckingAuthentication />
+    </MantineProvider>,
+  );
 }

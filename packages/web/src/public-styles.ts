@@ -23,6 +23,8 @@ import '@mantine/core/styles/Checkbox.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Button.layer.css';
 import '@mantine/core/styles/Card.layer.css';
+// Centers the first screen of a page behind sign-in (admin-boot.css).
+import '@mantine/core/styles/Center.layer.css';
 import '@mantine/core/styles/Container.layer.css';
 import '@mantine/core/styles/Divider.layer.css';
 import '@mantine/core/styles/Grid.layer.css';
@@ -37,3 +39,5 @@ import './features/lead-form/hero-art.css';
 import './focus-ring.css';
 // Phone-sized form text, and a submit's busy mark before the app runs (ADR 057).
 import './public-form.css';
+// The first screen of a page behind sign-in, shown until the app has put its page in place (ADR 071).
+import './admin-boot.css';

@@ -6,7 +6,7 @@ import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { LANDING_STEP_META, type LandingStep } from '@uf/shared/landing-step';
 import { PAGE_DATE_TOKENS, type PageDates, pageDates } from '@uf/shared/page-dates';
-import { isPagePath } from '@uf/shared/page-paths';
+import { isPagePath, isSignedInPagePath, SIGNED_IN_DOCUMENT } from '@uf/shared/page-paths';
 import { FORM_TOKEN_FIELD, LEAD_FORM_ID } from '@uf/shared/quality-fields';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -36,7 +36,8 @@ const escapeAttr = (s: string) =>
  * Serves the built web app. The public pages were rendered at build time (web/prerender.mjs, ADR 053):
  * each path listed in dist/prerendered/pages.json gets its own document, any other non-page path the
  * not-found one with status 404. The other page paths (the admin area) get index.html and render in the
- * browser; unknown /api paths answer JSON 404. Runtime config reaches the app through a meta tag, so the
+ * browser, those behind sign-in with their first screen painted beside it (ADR 071); unknown /api paths
+ * answer JSON 404. Runtime config reaches the app through a meta tag, so the
  * bundle needs no rebuild per deployment and no inline script.
  */
 /**
@@ -135,7 +136,8 @@ function documentStore(opts: SpaOptions) {
       );
       return `${head}${formTokenField(formToken)}${end}`;
     },
-    /** The prerendered page path (trailing slash tolerated) or "*" (not found) if built, else index. */
+    /** The prerendered page path (trailing slash tolerated), "*" (not found) or SIGNED_IN_DOCUMENT if
+     * built, else index. */
     get(key: string): Document {
       const dates = pageDates(new Date(), opts.timeZone);
       if (dates.today !== day) {
@@ -231,8 +233,10 @@ export const spaPlugin = fp(
         if (!hasBuild) {
           return reply.code(503).type('text/plain').send('The web app is not built. Run `npm start`.');
         }
-        // A page: its prerendered document, or the app shell (admin). The app renders its not-found page
-        // for any other path; the status says so too.
+        // A page: its prerendered document, or the app shell (admin), painted "Checking authentication..."
+        // behind sign-in (ADR 071). The app renders its not-found page for any other path; the status says
+        // so too.
+        if (isSignedInPagePath(pathname)) return sendDocument(req, reply, documents.get(SIGNED_IN_DOCUMENT));
         if (isPagePath(pathname)) return sendDocument(req, reply, documents.get(pathname));
         return sendDocument(req, reply, documents.get('*'), 404);
       },

@@ -35,11 +35,8 @@ import { type FormEvent, type ReactNode, useMemo, useRef, useState } from 'react
 import { notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
-import {
-  CheckingAuthentication,
-  useAdminSession,
-  useLeaveWhenSignedOut,
-} from '../admin-quality/admin-session';
+import { useAdminSession, useLeaveWhenSignedOut } from '../admin-quality/admin-session';
+import { CheckingAuthentication } from '../admin-shell/checking-authentication';
 import {
   type BuyerDraft,
   blank,

@@ -22,11 +22,8 @@ import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { ConfirmDialog, type ConfirmRequest } from '../admin-leads/confirm-dialog';
-import {
-  CheckingAuthentication,
-  useAdminSession,
-  useLeaveWhenSignedOut,
-} from '../admin-quality/admin-session';
+import { useAdminSession, useLeaveWhenSignedOut } from '../admin-quality/admin-session';
+import { CheckingAuthentication } from '../admin-shell/checking-authentication';
 import {
   type CostDeletion,
   deletionWords,

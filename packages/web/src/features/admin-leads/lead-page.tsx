@@ -19,9 +19,9 @@ import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'rea
 import { businessClock } from '../../business-clock';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
-import { CheckingAuthentication } from '../admin-quality/admin-session';
 import { LeadQualitySection } from '../admin-quality/lead-quality-section';
 import { isQualityPagePath } from '../admin-quality/quality-links';
+import { CheckingAuthentication } from '../admin-shell/checking-authentication';
 import { NotFoundPage } from '../not-found/not-found-page';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { LeadConsentReceipt } from './consent-receipt';

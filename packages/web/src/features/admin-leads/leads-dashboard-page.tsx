@@ -1,4 +1,4 @@
-import { Button, Center, Container, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Container, Divider, Group, Stack, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { AdPlatform } from '@uf/shared/ad-conversions';
@@ -10,6 +10,7 @@ import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { QUALITY_SETTINGS_LINK, REVIEW_QUEUE_LINK } from '../admin-quality/quality-links';
 import { ReviewNotice } from '../admin-quality/review-notice';
+import { CheckingAuthentication } from '../admin-shell/checking-authentication';
 import { AdConversionsDialog } from './ad-conversions-dialog';
 import { AuditLogDialog } from './audit-log-dialog';
 import { BackupsDialog } from './backups-dialog';
@@ -62,14 +63,7 @@ export function LeadsDashboardPage() {
   }, [enrolFirst, navigate]);
 
   if (!session.isSuccess || signedOut) {
-    return (
-      <Center mih="60vh">
-        <Group gap="sm">
-          <Loader size="sm" />
-          <Text>Checking authentication...</Text>
-        </Group>
-      </Center>
-    );
+    return <CheckingAuthentication />;
   }
 
   const refresh = async () => {

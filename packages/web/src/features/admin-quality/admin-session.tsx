@@ -1,4 +1,3 @@
-import { Center, Group, Loader, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { useEffect, useRef } from 'react';
@@ -32,15 +31,4 @@ export function useLeaveWhenSignedOut(
     void navigate({ to: '/admin/account', replace: true });
   }, [enrolFirst, navigate]);
   return { signedOut: signedOut || enrolFirst };
-}
-
-export function CheckingAuthentication() {
-  return (
-    <Center mih="60vh">
-      <Group gap="sm">
-        <Loader size="sm" />
-        <Text>Checking authentication...</Text>
-      </Group>
-    </Center>
-  );
 }

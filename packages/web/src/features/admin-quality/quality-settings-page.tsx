@@ -24,7 +24,8 @@ import { businessClock } from '../../business-clock';
 import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
-import { CheckingAuthentication, useAdminSession, useLeaveWhenSignedOut } from './admin-session';
+import { CheckingAuthentication } from '../admin-shell/checking-authentication';
+import { useAdminSession, useLeaveWhenSignedOut } from './admin-session';
 import { REVIEW_QUEUE_LINK } from './quality-links';
 import { VERDICT_WORDS } from './quality-words';
 

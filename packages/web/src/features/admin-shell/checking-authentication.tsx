@@ -1,0 +1,17 @@
+import { Center, Group, Loader, Text } from '@mantine/core';
+
+/**
+ * What a signed-in admin page shows while its session check runs (spec §2: "First shows 'Checking
+ * authentication...'"). The server's document for those pages carries the same markup, rendered at build
+ * time (entry-server.tsx), so it is on screen before the admin area's code has loaded (ADR 071).
+ */
+export function CheckingAuthentication() {
+  return (
+    <Center mih="60vh">
+      <Group gap="sm">
+        <Loader size="sm" />
+        <Text>Checking authentication...</Text>
+      </Group>
+    </Center>
+  );
+}
