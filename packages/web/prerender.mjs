@@ -28,7 +28,8 @@ export const PRERENDERED = {
 // The prerendered page paints without JavaScript, so its scripts must not compete with the first paint
 // for a phone's bandwidth: no modulepreload hints (the entry script still loads, and pulls its imports).
 // The app's chunks are listed instead, for the entry to request together once the visitor interacts.
-const template = readFileSync(path.join(dist, 'index.html'), 'utf8')
+const shell = readFileSync(path.join(dist, 'index.html'), 'utf8');
+const template = shell
   .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
   .replace('<script type="module" crossorigin', '<script type="module" fetchpriority="low" crossorigin')
   .replace('</head>', `  <meta name="app-modules" content="${appModules().join(' ')}" />\n  </head>`);
@@ -50,7 +51,6 @@ for (const [name, url] of Object.entries(PRERENDERED)) {
 // preload hints), and beside the empty #root what those pages show first, "Checking authentication...",
 // painted before the admin area's code has loaded (≈1 s after the document on this machine) and hidden
 // by the entry stylesheet (admin-boot.css) once the app has put its page in place.
-const shell = readFileSync(path.join(dist, 'index.html'), 'utf8');
 writeFileSync(
   path.join(dist, 'prerendered', 'signed-in.html'),
   shell.replace(

@@ -6,10 +6,13 @@ import { PAGES } from './pages';
 
 const KNOWN = new Set<string>(Object.values(PAGES));
 
+const withoutTrailingSlash = (pathname: string) =>
+  pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+
 /** Whether `pathname` (no query) is one of the app's pages (a lead's page too, issue 26); a trailing
  * slash is tolerated. */
 export function isPagePath(pathname: string): boolean {
-  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  const path = withoutTrailingSlash(pathname);
   return KNOWN.has(path) || isLeadPagePath(path);
 }
 
@@ -21,6 +24,6 @@ export const SIGNED_IN_DOCUMENT = '/admin/*';
 
 /** Whether `pathname` is a page behind sign-in: every admin page but the sign-in page itself. */
 export function isSignedInPagePath(pathname: string): boolean {
-  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  const path = withoutTrailingSlash(pathname);
   return path.startsWith('/admin/') && path !== PAGES.adminLogin && isPagePath(path);
 }

@@ -1,10 +1,11 @@
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { usernameKey } from '@uf/shared/admin.schema';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { Secret, TOTP } from 'otpauth';
 import type { Pool } from 'pg';
 import { AppError, rateLimitedError } from '../errors';
 import { hitRateLimit, refundRateLimit } from '../platform/rate-limit.service';
+import { sha256Hex } from '../platform/sha256';
 import { recordAudit } from './audit.service';
 
 // TOTP two-factor sign-in (RFC 6238: SHA-1, 6 digits, 30-second steps, one step either side) and single-use
@@ -68,8 +69,7 @@ export function normaliseRecoveryCode(code: string): string {
   return code.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
-const hashRecoveryCode = (code: string) =>
-  createHash('sha256').update(normaliseRecoveryCode(code)).digest('hex');
+const hashRecoveryCode = (code: string) => sha256Hex(normaliseRecoveryCode(code));
 
 function newRecoveryCode(): string {
   let raw = '';

@@ -21,7 +21,7 @@ import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
 import { LeadQualitySection } from '../admin-quality/lead-quality-section';
 import { isQualityPagePath } from '../admin-quality/quality-links';
-import { CheckingAuthentication } from '../admin-shell/checking-authentication';
+import { CheckingAuthentication, PageLoading } from '../admin-shell/checking-authentication';
 import { NotFoundPage } from '../not-found/not-found-page';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { LeadConsentReceipt } from './consent-receipt';
@@ -311,14 +311,7 @@ function OneLeadPage<T extends { id: string; firstName: string; lastName: string
 
   let body: ReactNode;
   if (!session.isSuccess || signedOut || (isValidId && lead.isPending)) {
-    body = (
-      <Center mih="60vh">
-        <Group gap="sm">
-          <Loader size="sm" />
-          <Text>{session.isSuccess ? 'Loading lead...' : 'Checking authentication...'}</Text>
-        </Group>
-      </Center>
-    );
+    body = session.isSuccess ? <PageLoading label="Loading lead..." /> : <CheckingAuthentication />;
   } else if (!isValidId || isMissing(lead.error)) {
     const deleted = isValidId ? deletionOf(audit.data) : undefined;
     body = (
