@@ -131,6 +131,25 @@ describe('GroupCommitter', () => {
     expect(writes).toHaveLength(1);
   });
 
+  it('sends the next batch before it answers the callers of the one that committed', async () => {
+    const { committer, writes } = harness();
+    const first = track(committer.push(1));
+    const second = track(committer.push(2));
+    await tick();
+    expect(writes.map((w) => w.items)).toEqual([[1]]);
+    writes[0]?.resolve();
+    // Settle the promise chain of the commit, but not the next turn of the event loop.
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(writes.map((w) => w.items)).toEqual([[1], [2]]);
+    expect(first.settled).toBe(false);
+    await turn();
+    expect(first).toEqual({ settled: true, error: undefined });
+    expect(second.settled).toBe(false);
+    writes[1]?.resolve();
+    await turn();
+    expect(second).toEqual({ settled: true, error: undefined });
+  });
+
   it('answers nobody before their batch is committed', async () => {
     const { committer, writes } = harness();
     const a = track(committer.push(1));

@@ -124,9 +124,17 @@ export class GroupCommitter<T> {
     ) {
       const batch = this.take();
       this.running += 1;
-      void this.flush(batch).finally(() => {
+      let released = false;
+      // The writer's place is handed on once its write has settled: before its callers are answered
+      // when the write committed (see flush), at the latest when the flush is over.
+      const release = () => {
+        if (released) return;
+        released = true;
         this.running -= 1;
         this.drain();
+      };
+      void this.flush(batch, release).finally(() => {
+        release();
         if (this.queue.length === 0 && this.running === 0) {
           for (const wake of this.idleWaiters.splice(0)) wake();
         }
@@ -154,10 +162,17 @@ export class GroupCommitter<T> {
     return taken;
   }
 
-  private async flush(batch: Pending<T>[]): Promise<void> {
+  private async flush(batch: Pending<T>[], release: () => void): Promise<void> {
     const started = performance.now();
+    let seconds: number | undefined;
     try {
       await this.writeWithRetry(batch.map((p) => p.item));
+      seconds = (performance.now() - started) / 1000;
+      // Committed: the next batch is sent first, then this one's callers are answered (on the next
+      // turn of the event loop, once the next statement is on its way), so the database works on the
+      // next batch while the answers of this one are written instead of waiting for them.
+      release();
+      await new Promise<void>((resolve) => setImmediate(resolve));
       for (const p of batch) p.resolve();
     } catch (err) {
       if (!this.options.isRowError(err)) {
@@ -168,7 +183,7 @@ export class GroupCommitter<T> {
         await this.flushOneByOne(batch);
       }
     } finally {
-      this.options.onBatch?.(batch.length, (performance.now() - started) / 1000);
+      this.options.onBatch?.(batch.length, seconds ?? (performance.now() - started) / 1000);
     }
   }
 
