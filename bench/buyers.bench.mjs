@@ -6,10 +6,9 @@
 //      leads run meanwhile, in the same server process;
 //   2. 200 leads/s for a while: time from each acknowledgment to the first buyer's request (goal p95 ≤ 1 s).
 //
-//   npm run bench buyers [-- --duration 10 --connections 32 --rate 200]
+//   npm run bench buyers [-- --duration 10 --connections 32 --rate 200 --rounds 3 --warm-up 5]
 import os from 'node:os';
 import { apiLead, benchAdminUrl, formTokens, option, visitorLead } from './support/bodies.mjs';
-import { postLoad } from './support/load.mjs';
 import {
   pg,
   printedPort,
@@ -21,30 +20,18 @@ import {
   stopProcess,
   withDatabase,
 } from './support/processes.mjs';
+import { inTurn, perRound } from './support/rounds.mjs';
 
 const DURATION = Number(option('duration', '10'));
 const CONNECTIONS = Number(option('connections', '32'));
 const RATE = Number(option('rate', '200'));
+/** Rounds of the baseline and submit-search, in turn (ADR 051), and seconds of warm-up before them. */
+const ROUNDS = Number(option('rounds', '3'));
+const WARM_UP = Number(option('warm-up', '5'));
 
 const adminUrl = benchAdminUrl();
 const dbName = `uf_bench_buyers_${Date.now().toString(36)}`;
 const dbUrl = withDatabase(adminUrl, dbName);
-
-const load = (url, duration, build) =>
-  postLoad(url, { connections: CONNECTIONS, duration, withHeaders: true }, build);
-
-async function measure(label, url, build) {
-  await load(url, 2, build);
-  const r = await load(url, DURATION, build);
-  return {
-    label,
-    reqPerSec: Math.round(r['2xx'] / DURATION),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    ok: r['2xx'],
-    failed: r.non2xx + r.errors + r.timeouts,
-  };
-}
 
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -76,11 +63,22 @@ async function main() {
     );
     baseline = baselineProcess.child;
     const baseUrl = `http://127.0.0.1:${baselineProcess.result}/baseline`;
-    const paired = async (label, url, build) => {
-      const b = await measure('baseline: Fastify + 1 INSERT', baseUrl, () => ({ body: apiLead() }));
-      const r = await measure(label, url, build);
-      return { ...r, base: b };
-    };
+    // submit-search and the one-INSERT baseline in turn, ROUNDS times after a warm-up of each
+    // (bench/support/rounds.mjs); `after` runs after each load of submit-search, outside the measured time.
+    const paired = (label, url, bodies, after) =>
+      inTurn(
+        [
+          {
+            key: 'base',
+            label: 'baseline: Fastify + 1 INSERT',
+            url: baseUrl,
+            pid: baseline.pid,
+            bodies: async () => () => ({ body: apiLead() }),
+          },
+          { key: 'route', label, url, pid: server.pid, bodies, after },
+        ],
+        { rounds: ROUNDS, duration: DURATION, warmUp: WARM_UP, connections: CONNECTIONS, database: dbName },
+      );
     const rx = await startProcess('receiver', ['bench/support/webhook-receiver.mjs'], {}, printedPort);
     receiver = rx.child;
     const rxUrl = `http://127.0.0.1:${rx.result}`;
@@ -109,13 +107,11 @@ async function main() {
     await db.query(`insert into quality_settings (settings, version, updated_by) values ($1, 2, 'bench')`, [
       JSON.stringify({ actions: { BOT_TOKEN_REUSED: 'accept' } }),
     ]);
-    let token = await formTokens(app);
-    const visitorSubmit = () => visitorLead(token());
-    const noBuyers = await paired(
-      'POST /api/submit-search, no buyers',
-      `${app}/api/submit-search`,
-      visitorSubmit,
-    );
+    const visitors = async () => {
+      const token = await formTokens(app);
+      return () => visitorLead(token());
+    };
+    const noBuyers = await paired('POST /api/submit-search, no buyers', `${app}/api/submit-search`, visitors);
     for (const [priority, path, buys] of [
       [1, '/a', false],
       [2, '/b', false],
@@ -140,19 +136,23 @@ async function main() {
       while ((await pending()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     };
 
-    // 1. The write path with three buyers active (their sales run meanwhile in the same process).
+    // 1. The write path with three buyers active (their sales run meanwhile in the same process); after each
+    // load, the sales it queued are left to finish before the next load, and how long that took is kept.
+    const backlogs = [];
     const submit = await paired(
       'POST /api/submit-search, 3 buyers',
       `${app}/api/submit-search`,
-      visitorSubmit,
+      visitors,
+      async () => {
+        const backlog = await pending();
+        const drainStart = Date.now();
+        await waitSold(300_000);
+        backlogs.push({ backlog, seconds: (Date.now() - drainStart) / 1000 });
+      },
     );
-    const backlog = await pending();
-    const drainStart = Date.now();
-    await waitSold(300_000);
-    const backlogSeconds = (Date.now() - drainStart) / 1000;
 
     // 2. A steady RATE leads/s, each with a token of its own: acknowledgment → first buyer's request.
-    token = await formTokens(app, RATE * DURATION + 100);
+    const token = await formTokens(app, RATE * DURATION + 100);
     await fetch(`${rxUrl}/reset`, { method: 'POST' });
     const acks = new Map();
     let sent = 0;
@@ -205,17 +205,18 @@ async function main() {
 
     const fmt = (n) => Math.round(n).toLocaleString('en-US');
     console.info(
-      `\n${CONNECTIONS} connections, ${DURATION} s after a 2 s warm-up (autocannon, same machine; load average ` +
-        `now ${os.loadavg()[0].toFixed(1)}): three buyers (two refuse, the third buys), receiver on 127.0.0.1`,
+      `\n${CONNECTIONS} connections, ${DURATION} s a load, the baseline and submit-search in turn, ${ROUNDS} rounds ` +
+        `after a warm-up of each: the median round, and the median of each round's ratio (autocannon, same ` +
+        `machine; load average now ${os.loadavg()[0].toFixed(1)}): three buyers (two refuse, the third buys), ` +
+        `receiver on 127.0.0.1`,
     );
-    const ratio = (r) => (r.reqPerSec / r.base.reqPerSec).toFixed(2);
     printTable(
       [noBuyers, submit]
-        .flatMap((r) => [r.base, r])
+        .flatMap((r) => [r.base, r.route])
         .map((r) => ({
           target: r.label,
           'req/s': fmt(r.reqPerSec),
-          'vs baseline': r.base ? ratio(r) : '1.00',
+          'vs baseline': `${r.ratio.toFixed(2)} (${perRound(r)})`,
           'p50 ms': r.p50,
           'p99 ms': r.p99,
           '2xx': fmt(r.ok),
@@ -223,7 +224,9 @@ async function main() {
         })),
     );
     console.info(
-      `sales still pending when the load stopped: ${fmt(backlog)}, all done ${backlogSeconds.toFixed(1)} s later`,
+      `sales still pending when each load stopped: ${backlogs
+        .map((b) => `${fmt(b.backlog)}, all done ${b.seconds.toFixed(1)} s later`)
+        .join('; ')}`,
     );
     console.info(
       `${RATE} leads/s for ${DURATION} s: ${fmt(acks.size)} acknowledged (${refused} refused), sales ${rows
@@ -236,10 +239,15 @@ async function main() {
       )} ms, p99 ${percentile(delays, 99)} ms (goal p95 ≤ 1000 ms; ${missing} missing)`,
     );
     console.info(
-      `submit-search with three buyers: ${ratio(submit)}× one INSERT (goal ≥ 0.75); without buyers ${ratio(noBuyers)}× ` +
-        `(each against the baseline measured just before it); a lead offered twice to one buyer: ${twice[0].n}`,
+      `submit-search with three buyers: ${submit.route.ratio.toFixed(2)}× one INSERT (goal ≥ 0.75), p99 ` +
+        `${submit.route.p99} ms; without buyers ${noBuyers.route.ratio.toFixed(2)}× (each round against the ` +
+        `baseline measured in it); a lead offered twice to one buyer: ${twice[0].n}`,
     );
-    if (missing > 0 || twice[0].n > 0 || [noBuyers, submit].some((r) => r.failed > 0)) {
+    if (
+      missing > 0 ||
+      twice[0].n > 0 ||
+      [noBuyers, submit].some((r) => r.route.failed > 0 || r.base.failed > 0)
+    ) {
       console.error('buyers bench: an invariant failed (see above)');
       process.exitCode = 1;
     }

@@ -39,6 +39,7 @@ import {
   stopProcess,
   withDatabase,
 } from './support/processes.mjs';
+import { inTurn, median, perRound } from './support/rounds.mjs';
 
 const DURATION = Number(option('duration', '10'));
 /** Rounds of baseline, submit-search and the form's call, in turn (the median round is reported). */
@@ -59,8 +60,10 @@ const load = (url, duration, build, connections) =>
 /** The track route's goal is stated at 64 connections (issue 5, issue 23). */
 const TRACK_CONNECTIONS = 64;
 
-/** One measured load, with the CPU the server process and the database used for it. */
-async function measureOnly(label, url, build, serverPid, connections = CONNECTIONS) {
+/** One measured load after a 2 s warm-up of the same route (JIT, pools), with the CPU the server process
+ *  and the database used for it. */
+async function measure(label, url, build, serverPid, connections = CONNECTIONS) {
+  await load(url, 2, build, connections);
   const cpu = cpuMeter({ serverPid, database: dbName });
   cpu.start();
   const r = await load(url, DURATION, build, connections);
@@ -72,34 +75,6 @@ async function measureOnly(label, url, build, serverPid, connections = CONNECTIO
     p99: r.latency.p99,
     ok: r['2xx'],
     failed: r.non2xx + r.errors + r.timeouts,
-  };
-}
-
-/** One measured load after a 2 s warm-up of the same route (JIT, pools). */
-async function measure(label, url, build, serverPid, connections = CONNECTIONS) {
-  await load(url, 2, build, connections);
-  return measureOnly(label, url, build, serverPid, connections);
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-/**
- * The rounds of one target as one row: the median round's rate, latencies and CPU (the round whose rate is
- * the median), the sums of answers and failures, and every round's rate.
- */
-function medianRow(label, rounds) {
-  const byRate = [...rounds].sort((a, b) => a.reqPerSec - b.reqPerSec);
-  const mid = byRate[Math.floor((byRate.length - 1) / 2)];
-  return {
-    ...mid,
-    label,
-    ok: rounds.reduce((n, r) => n + r.ok, 0),
-    failed: rounds.reduce((n, r) => n + r.failed, 0),
-    rates: rounds.map((r) => r.reqPerSec),
   };
 }
 
@@ -145,49 +120,56 @@ async function main() {
     };
     const app = `http://127.0.0.1:${port}`;
 
-    // The one-INSERT baseline, REST submit-search and the form's call in turn, ROUNDS times, so a change in
-    // the machine's load between them (other work on this shared machine moves the figures by ±15 %) hits
-    // all three alike; each ratio is taken within a round, and the median round is reported. Before the
-    // first round every route is warmed up, so no round measures a server that has just started.
-    const submitUrl = `${app}/api/submit-search`;
-    const formUrl = `${app}/api/trpc/lead.submit`;
-    // The landing form's own call, exactly as the page sends it: tRPC's httpLink posts the input as the
-    // body, from the site's own Origin (issue 23: goal ≥ 0.8× submit-search, ≥ 0.5× one INSERT, p99 ≤ 50 ms).
-    const formBody = (token) => () => {
-      const lead = visitorLead(token());
-      return { ...lead, headers: { ...lead.headers, origin: app, 'sec-fetch-site': 'same-origin' } };
+    // The one-INSERT baseline, REST submit-search and the form's call in turn, ROUNDS times after a warm-up
+    // of each (bench/support/rounds.mjs): each ratio is taken within a round, and the median is reported.
+    // The landing form's own call is sent exactly as the page sends it: tRPC's httpLink posts the input as
+    // the body, from the site's own Origin (issue 23: goal ≥ 0.8× submit-search, ≥ 0.5× one INSERT, p99 ≤ 50 ms).
+    const visitors = async () => {
+      const token = await formTokens(app);
+      return () => visitorLead(token());
     };
-    const submitBody = (token) => () => visitorLead(token());
-    let token = await formTokens(app);
-    await load(baselineUrl, 2, baselineBody, CONNECTIONS);
-    await load(submitUrl, WARM_UP, submitBody(token), CONNECTIONS);
-    await load(formUrl, WARM_UP, formBody(token), CONNECTIONS);
-    const rounds = { base: [], submit: [], form: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      rounds.base.push(await measureOnly('baseline', baselineUrl, baselineBody, baseline.pid));
-      token = await formTokens(app);
-      rounds.submit.push(await measureOnly('submit', submitUrl, submitBody(token), server.pid));
-      token = await formTokens(app);
-      rounds.form.push(await measureOnly('form', formUrl, formBody(token), server.pid));
-    }
+    const formVisitors = async () => {
+      const visitor = await visitors();
+      return () => {
+        const lead = visitor();
+        return { ...lead, headers: { ...lead.headers, origin: app, 'sec-fetch-site': 'same-origin' } };
+      };
+    };
+    const website = await inTurn(
+      [
+        {
+          key: 'base',
+          label: 'baseline: Fastify + 1 INSERT',
+          url: baselineUrl,
+          pid: baseline.pid,
+          bodies: async () => baselineBody,
+        },
+        {
+          key: 'submit',
+          label: 'POST /api/submit-search (lead + receipt)',
+          url: `${app}/api/submit-search`,
+          pid: server.pid,
+          bodies: visitors,
+        },
+        {
+          key: 'form',
+          label: 'POST /api/trpc/lead.submit (the form)',
+          url: `${app}/api/trpc/lead.submit`,
+          pid: server.pid,
+          bodies: formVisitors,
+        },
+      ],
+      { rounds: ROUNDS, duration: DURATION, warmUp: WARM_UP, connections: CONNECTIONS, database: dbName },
+    );
     await stopProcess(baseline);
-    const base = medianRow('baseline: Fastify + 1 INSERT', rounds.base);
-    const submit = medianRow('POST /api/submit-search (lead + receipt)', rounds.submit);
-    const form = medianRow('POST /api/trpc/lead.submit (the form)', rounds.form);
-    const ratios = (target) => target.map((r, i) => r.reqPerSec / (rounds.base[i]?.reqPerSec ?? 1));
-    const submitRatio = median(ratios(rounds.submit));
-    const formRatio = median(ratios(rounds.form));
-    const perRoundRatios = (target) =>
-      ratios(target)
-        .map((v) => v.toFixed(2))
-        .join(' / ');
-    const formToSubmit = median(rounds.form.map((r, i) => r.reqPerSec / (rounds.submit[i]?.reqPerSec ?? 1)));
+    const { base, submit, form } = website;
+    const formToSubmit = median(form.rates.map((rate, i) => rate / (submit.rates[i] || 1)));
     if (ONLY === 'website') {
       await stopProcess(server);
       console.info(
-        `\nsubmit-search ${submitRatio.toFixed(2)}× one INSERT (rounds ${perRoundRatios(rounds.submit)}; p99 ${submit.p99} ms, ` +
-          `CPU µs/req server ${submit.cpu?.server} database ${submit.cpu?.database}), the form ${formRatio.toFixed(2)}× ` +
-          `(rounds ${perRoundRatios(rounds.form)}; p99 ${form.p99} ms); baseline ${base.rates.join(' / ')} req/s ` +
+        `\nsubmit-search ${submit.ratio.toFixed(2)}× one INSERT (rounds ${perRound(submit)}; p99 ${submit.p99} ms, ` +
+          `CPU µs/req server ${submit.cpu?.server} database ${submit.cpu?.database}), the form ${form.ratio.toFixed(2)}× ` +
+          `(rounds ${perRound(form)}; p99 ${form.p99} ms); baseline ${base.rates.join(' / ')} req/s ` +
           `(CPU µs/req server ${base.cpu?.server} database ${base.cpu?.database})`,
       );
       return;
@@ -260,8 +242,7 @@ async function main() {
     const fmt = (n) => n.toLocaleString('en-US');
     const rows = [base, submit, form, partner, keyed, replay, bare, track];
     const ratioOf = (r) => {
-      if (r === submit) return submitRatio;
-      if (r === form) return formRatio;
+      if (r.ratios) return r.ratio;
       return r.reqPerSec / (r === track || r === bare ? bare : base).reqPerSec;
     };
     console.info(
@@ -286,8 +267,8 @@ async function main() {
     );
     console.info(
       `rounds (req/s): baseline ${base.rates.map(fmt).join(' / ')} · submit-search ${submit.rates.map(fmt).join(' / ')} ` +
-        `(× baseline ${perRoundRatios(rounds.submit)}) · the form ${form.rates.map(fmt).join(' / ')} ` +
-        `(× baseline ${perRoundRatios(rounds.form)})`,
+        `(× baseline ${perRound(submit)}) · the form ${form.rates.map(fmt).join(' / ')} ` +
+        `(× baseline ${perRound(form)})`,
     );
     // Where the time goes: on a machine with few cores the server, PostgreSQL and the load generator share
     // them, so the CPU each spends per request bounds the rate as much as any wait does.
@@ -308,8 +289,8 @@ async function main() {
     console.info(`website lead verdicts: ${verdicts}`);
     console.info(
       `the form's tRPC call: ${formToSubmit.toFixed(2)}× REST submit-search (goal ≥ 0.80), ` +
-        `${formRatio.toFixed(2)}× one INSERT (goal ≥ 0.50), p99 ${form.p99} ms (goal ≤ 50 ms); ` +
-        `submit-search ${submitRatio.toFixed(2)}× (p99 ${submit.p99} ms) and partner leads ` +
+        `${form.ratio.toFixed(2)}× one INSERT (goal ≥ 0.50), p99 ${form.p99} ms (goal ≤ 50 ms); ` +
+        `submit-search ${submit.ratio.toFixed(2)}× (p99 ${submit.p99} ms) and partner leads ` +
         `${(partner.reqPerSec / base.reqPerSec).toFixed(2)}× one INSERT (goal ≥ 0.75); ` +
         `track ${(track.reqPerSec / bare.reqPerSec).toFixed(2)}× bare Fastify (goal ≥ 0.50), p99 ${track.p99} ms (goal ≤ 25 ms)`,
     );
