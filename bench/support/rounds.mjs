@@ -35,10 +35,7 @@ async function measureLoad(target, build, { duration, connections, database }) {
  * round as a row (its rate, latencies and CPU; the answers and failures of all rounds; every round's rate
  * and ratio) and the median ratio.
  */
-export async function inTurn(
-  targets,
-  { rounds, duration, warmUp, connections, database },
-) {
+export async function inTurn(targets, { rounds, duration, warmUp, connections, database }) {
   for (const target of targets) {
     await postLoad(target.url, { connections, duration: warmUp, withHeaders: true }, await target.bodies());
     await target.after?.();
