@@ -1,4 +1,3 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
@@ -16,6 +15,7 @@ import type { EmbeddedDatabase } from './db/embedded';
 import { AppError, codeOfStatus, toErrorResponse } from './errors';
 import { AccessLogController, createLogDestination } from './logging';
 import { createMetrics, type Metrics } from './metrics';
+import { servingLoad } from './platform/serving-load';
 import { allowedMethodsPlugin } from './plugins/allowed-methods';
 import { inputGuardPlugin } from './plugins/input-guard';
 import { landingFormPlugin } from './plugins/landing-form';
@@ -111,24 +111,6 @@ export type BuildOptions = {
   /** false: the e-mail scheduler does not run by itself (tests call app.emailReports.runDue). */
   emailScheduler?: boolean;
 };
-
-/**
- * Whether this server is busy serving: it was answering `atLeast` requests at once within the last
- * `withinMs`. A moment's count would not do: under a steady surge the count drops to zero for an
- * instant each time a batch of answers goes out.
- */
-function servingLoad(server: Server, atLeast: number, withinMs = 250): { busy(): boolean } {
-  let inFlight = 0;
-  let busyAt = Number.NEGATIVE_INFINITY;
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-    inFlight += 1;
-    if (inFlight >= atLeast) busyAt = performance.now();
-    res.once('close', () => {
-      inFlight -= 1;
-    });
-  });
-  return { busy: () => performance.now() - busyAt < withinMs };
-}
 
 const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 

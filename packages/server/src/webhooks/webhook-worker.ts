@@ -27,8 +27,9 @@ const WAKE_JOB_MS = 50;
  */
 const OUTBOX_TICK_MS = 1_000;
 /**
- * Requests in flight at which this process counts as busy serving: delivery attempts then start at
- * BUSY_STARTS_PER_SECOND until the surge passes (ADR 062, "The write path's share").
+ * Requests in flight, averaged over time (platform/serving-load.ts), at which this process counts as
+ * busy serving: delivery attempts then start at BUSY_STARTS_PER_SECOND until the surge passes (ADR 062,
+ * "The write path's share").
  */
 export const BUSY_REQUESTS = 16;
 const BUSY_STARTS_PER_SECOND = 100;
