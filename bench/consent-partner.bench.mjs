@@ -25,7 +25,6 @@ import {
   trackEvent,
   visitorLead,
 } from './support/bodies.mjs';
-import { cpuMeter } from './support/cpu.mjs';
 import { postLoad } from './support/load.mjs';
 import {
   pg,
@@ -39,7 +38,7 @@ import {
   stopProcess,
   withDatabase,
 } from './support/processes.mjs';
-import { inTurn, median, perRound } from './support/rounds.mjs';
+import { inTurn, measureLoad, median, perRound } from './support/rounds.mjs';
 
 const DURATION = Number(option('duration', '10'));
 /** Rounds of baseline, submit-search and the form's call, in turn (the median round is reported). */
@@ -60,22 +59,15 @@ const load = (url, duration, build, connections) =>
 /** The track route's goal is stated at 64 connections (issue 5, issue 23). */
 const TRACK_CONNECTIONS = 64;
 
-/** One measured load after a 2 s warm-up of the same route (JIT, pools), with the CPU the server process
- *  and the database used for it. */
+/** One measured load after a 2 s warm-up of the same route (JIT, pools), with its CPU per request. */
 async function measure(label, url, build, serverPid, connections = CONNECTIONS) {
   await load(url, 2, build, connections);
-  const cpu = cpuMeter({ serverPid, database: dbName });
-  cpu.start();
-  const r = await load(url, DURATION, build, connections);
-  return {
-    cpu: cpu.stop(r['2xx']),
-    label,
-    reqPerSec: Math.round(r['2xx'] / DURATION),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    ok: r['2xx'],
-    failed: r.non2xx + r.errors + r.timeouts,
-  };
+  const result = await measureLoad({ url, pid: serverPid }, build, {
+    duration: DURATION,
+    connections,
+    database: dbName,
+  });
+  return { ...result, label };
 }
 
 async function main() {

@@ -12,8 +12,11 @@ export const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** One load of `duration` seconds with the CPU the server process and the database used for it. */
-async function measureLoad(target, build, { duration, connections, database }) {
+/**
+ * One load of `duration` seconds on `target` (`{ url, pid }`, pid the server process's), with the CPU that
+ * process and the database used for it.
+ */
+export async function measureLoad(target, build, { duration, connections, database }) {
   const cpu = cpuMeter({ serverPid: target.pid, database });
   cpu.start();
   const r = await postLoad(target.url, { connections, duration, withHeaders: true }, build);
@@ -29,11 +32,11 @@ async function measureLoad(target, build, { duration, connections, database }) {
 
 /**
  * Loads `targets` in turn, `rounds` times (the first target is the baseline). A target is
- * `{ key, label, url, pid, bodies, after? }`; `bodies()` is called before each of its loads, outside the
- * measured time, and returns the function that builds a request (`{ body, headers }`); `after()`, when given,
- * runs after each of its loads, also outside it (e.g. to let work the load queued finish before the next). Returns, per key, the median
- * round as a row (its rate, latencies and CPU; the answers and failures of all rounds; every round's rate
- * and ratio) and the median ratio.
+ * `{ key, label, url, pid, bodies, after? }`: `bodies()` is called before each of its loads, outside the
+ * measured time, and returns the function that builds a request (`{ body, headers }`); `after()`, when
+ * given, runs after each of its loads, also outside it (e.g. to let the work a load queued finish before
+ * the next one). Returns, per key, the median round as a row (its rate, latencies and CPU; the answers
+ * and failures of all rounds; every round's rate and ratio) and the median ratio.
  */
 export async function inTurn(targets, { rounds, duration, warmUp, connections, database }) {
   for (const target of targets) {
