@@ -1,7 +1,8 @@
-import { Logger, type Runner, run, runMigrations } from 'graphile-worker';
+import { Logger, run, runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import { SELL_TASK } from '../buyers/buyer-worker';
 import { isDatabaseUnavailable } from '../db/availability';
+import { keepRunning } from './job-queue-keeper';
 import { ATTEMPT_LEASE_SECONDS, type DeliveryOptions, runDeliveryAttempt } from './webhook-delivery';
 
 // The job queue behind webhook deliveries (ADR 062): graphile-worker, a kept PostgreSQL queue. The
@@ -64,8 +65,10 @@ const loggerOf = (log: LogFn | undefined) =>
     if ((level !== 'error' && level !== 'warning') || message.includes('maxPoolSize')) return;
     // A connection lost (a database restart, a failover, a network blip) is routine: the queue listens
     // and fetches again by itself, so it is a warning, not an error (issue 38) — its message says what.
-    const routine =
-      level === 'error' && isDatabaseUnavailable((meta as { error?: unknown } | undefined)?.error);
+    // So is a batch of outcomes it could not record for that reason: its worker pool stops then, and the
+    // keeper starts another (job-queue-keeper.ts).
+    const m = meta as { error?: unknown; fatalError?: unknown } | undefined;
+    const routine = level === 'error' && isDatabaseUnavailable(m?.error ?? m?.fatalError);
     log?.(routine ? 'warning' : level, message);
   });
 
@@ -266,31 +269,37 @@ export async function startWebhookWorker(options: {
         return;
     }
   };
-  const runner: Runner = await run({
-    pgPool: pool,
-    concurrency: options.concurrency,
-    pollInterval: 1_000,
-    noHandleSignals: true,
-    // Jobs fetched a batch at a time and completions written together: a few statements per batch rather
-    // than two per job (graphile-worker's "batching").
-    preset: {
-      worker: {
-        localQueue: { size: options.concurrency },
-        completeJobBatchDelay: 0,
-        failJobBatchDelay: 0,
-      },
-    },
-    logger: loggerOf(options.log),
-    taskList: {
-      [DELIVER_TASK]: async (payload) => {
-        await pacer.admit();
-        await runDeliveryAttempt(pool, (payload as { id: string }).id, delivery);
-      },
-      [FANOUT_TASK]: () => fanOut(),
-      // Other tasks (a sale's posts to buyers) take their starts from the same pacer.
-      ...options.tasks?.(pool, stopping.signal, () => pacer.admit()),
-    },
-  });
+  // Kept running: graphile-worker stops its pool for good when a connection is cut as it records
+  // outcomes, and the keeper starts another.
+  const queue = await keepRunning(
+    () =>
+      run({
+        pgPool: pool,
+        concurrency: options.concurrency,
+        pollInterval: 1_000,
+        noHandleSignals: true,
+        // Jobs fetched a batch at a time and completions written together: a few statements per batch rather
+        // than two per job (graphile-worker's "batching").
+        preset: {
+          worker: {
+            localQueue: { size: options.concurrency },
+            completeJobBatchDelay: 0,
+            failJobBatchDelay: 0,
+          },
+        },
+        logger: loggerOf(options.log),
+        taskList: {
+          [DELIVER_TASK]: async (payload) => {
+            await pacer.admit();
+            await runDeliveryAttempt(pool, (payload as { id: string }).id, delivery);
+          },
+          [FANOUT_TASK]: () => fanOut(),
+          // Other tasks (a sale's posts to buyers) take their starts from the same pacer.
+          ...options.tasks?.(pool, stopping.signal, () => pacer.admit()),
+        },
+      }),
+    { log: options.log },
+  );
   const sweep = async () => {
     try {
       await pool.query(SWEEP_SQL, [ATTEMPT_LEASE_SECONDS]);
@@ -320,7 +329,7 @@ export async function startWebhookWorker(options: {
       clearInterval(tick);
       await tickFanOut.stop();
       const cutShort = setTimeout(() => stopping.abort(), STOP_ATTEMPTS_MS);
-      await bounded(runner.stop(), STOP_ATTEMPTS_MS + STOP_WAIT_MS);
+      await bounded(queue.stop(), STOP_ATTEMPTS_MS + STOP_WAIT_MS);
       clearTimeout(cutShort);
       await bounded(pool.end(), STOP_WAIT_MS);
     },

@@ -10,11 +10,14 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * What the webhook tests share: an app (local receivers allowed, plus `env`), a receiver on 127.0.0.1,
  * a signed-in admin, and endpoints created through the admin API, each at a path of its own.
  */
-export async function startWebhookTestbed(env: Record<string, string> = {}) {
+export async function startWebhookTestbed(
+  env: Record<string, string> = {},
+  options: { logStream?: { write(chunk: string): void } } = {},
+) {
   const clock = testClock();
   const t: TestApp = await startTestApp(
     { WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', ...env },
-    { clock: clock.now },
+    { clock: clock.now, ...options },
   );
   const rx: Receiver = await startReceiver();
   await seedAdmin(t.app);
