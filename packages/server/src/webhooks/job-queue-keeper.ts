@@ -37,14 +37,14 @@ export async function keepRunning(
   let starting: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
-  const watch = (runner: RunningQueue, lastWaitMs: number) => {
+  // `soonWaitMs`: the wait before the next start should this runner stop before HEALTHY_RUN_MS.
+  const watch = (runner: RunningQueue, soonWaitMs: number) => {
     current = runner;
     const startedAt = performance.now();
     const ended = () => {
       if (stopped || current !== runner) return;
       current = undefined;
-      const wait =
-        performance.now() - startedAt >= HEALTHY_RUN_MS ? firstMs : Math.min(maxMs, lastWaitMs * 2);
+      const wait = performance.now() - startedAt >= HEALTHY_RUN_MS ? firstMs : soonWaitMs;
       options.log?.('warning', `The job queue stopped; it starts again in ${Math.round(wait)} ms`);
       restartAfter(wait);
     };
@@ -55,14 +55,14 @@ export async function keepRunning(
     timer = setTimeout(() => {
       timer = undefined;
       if (stopped) return;
+      const next = Math.min(maxMs, wait * 2);
       starting = start().then(
         async (runner) => {
           if (stopped) await runner.stop();
-          else watch(runner, wait);
+          else watch(runner, next);
         },
         (err: unknown) => {
           if (stopped) return;
-          const next = Math.min(maxMs, wait * 2);
           options.log?.(
             'warning',
             `The job queue could not start again (${err instanceof Error ? err.message : String(err)}); next try in ${next} ms`,
@@ -74,8 +74,7 @@ export async function keepRunning(
     timer.unref();
   };
 
-  // A first runner that stops at once waits firstMs, not twice that.
-  watch(await start(), firstMs / 2);
+  watch(await start(), firstMs);
   return {
     async stop() {
       stopped = true;
