@@ -25,10 +25,22 @@ export class AccessLogController extends LogController {
   }
 }
 
+/** Bytes of log lines gathered before they are written (a busy server's lines go out ~15 at a time). */
+const LOG_BATCH_BYTES = 4096;
+/** The longest a quiet server's line waits in memory before it is written. */
+const LOG_FLUSH_MS = 100;
+
 /**
- * Standard output, written asynchronously: lines queue while a write is in flight and go out together,
- * instead of one blocking write per line. `flush()` writes what is queued (at shutdown).
+ * Standard output, written asynchronously and in batches: lines gather up to LOG_BATCH_BYTES, or for
+ * LOG_FLUSH_MS at most, and go out in one write, instead of one write per line — under load a write
+ * per request cost ~5 % of the submit route's CPU (ADR 051). `flushSync()` writes what is queued (at
+ * shutdown and before the start-up banner). A kill -9 loses at most the last LOG_FLUSH_MS of lines.
  */
 export function createLogDestination() {
-  return pino.destination({ dest: 1, sync: false });
+  return pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: LOG_BATCH_BYTES,
+    periodicFlush: LOG_FLUSH_MS,
+  });
 }

@@ -104,7 +104,8 @@ const LEAD_INSERT = batchInsert(columnsOf(WebsiteLead)).from<LeadRow>(
     ipAddress: (r) => r.meta.ipAddress,
     userAgent: (r) => r.meta.userAgent,
     trustedFormUrl: (r) => r.meta.trustedFormUrl,
-    optedOutAt: { sql: 'suppressed_since_locked(lock_key, email_hash, phone_hash)' },
+    // When the e-mail or phone was suppressed, read after the batch took the e-mail's lock (look CTE).
+    optedOutAt: { sql: 'judged.suppressed_since' },
     doNotSell: { sql: 'gpc' },
     ownerTokenHash: (r) => r.ownerTokenHash,
     retryKeyHash: (r) => r.retryKeyHash,
@@ -156,30 +157,32 @@ const LEAD_SELECT = LEAD_INSERT.select()
   .replaceAll('$VERSION', VERSION ?? '');
 // One statement per batch (ADR 030, ADR 051): the disclosure text (first use), the leads and their
 // receipts, so one transaction holds a lead with its receipt or neither. Each lead is flagged when its
-// e-mail or phone is already suppressed, checked by suppressed_since_locked() after it takes the
-// e-mail's advisory lock, which an opt-out of the same address also takes (held until the batch
-// commits); leads are taken in lock-key order, so two batches never wait for each other in a circle.
+// e-mail or phone is already suppressed, looked up by website_lead_look_batch() after it takes every
+// lock of the batch (sorted, so two batches never wait for each other in a circle), the e-mails' among
+// them, which an opt-out of the same address also takes (held until the batch commits).
 const SUBMIT_SQL = `
   with input as (
     select * from ${LEAD_INSERT.from}
   ), look as materialized (
-    -- Lead quality (issue 33, ADR 065): the batch's look-ups in one call, after the locks of all its
-    -- leads' keys; leads of this batch from the same address count as well (they cannot see each other's
-    -- rows yet).
-    select i.id, l.dup_phone, l.dup_email, l.ip_10m, l.ip_24h, l.token_lead,
+    -- Lead quality (issue 33, ADR 065) and suppression: the batch's look-ups in one call, after the
+    -- locks of all its leads' keys and e-mails; leads of this batch from the same address count as well
+    -- (they cannot see each other's rows yet).
+    select i.id, l.dup_phone, l.dup_email, l.ip_10m, l.ip_24h, l.token_lead, l.suppressed_since,
       count(*) over (partition by i.ip_address order by i.ord rows between unbounded preceding and 1 preceding)
         as batch_ip
     from (
       select array_agg(ord) as ords, array_agg(phone_look) as phones, array_agg(email_look) as emails,
         array_agg(ip_address) as ips, array_agg(form_token_nonce) as nonces,
-        (select array_agg(k) from input, unnest(quality_lock_keys::bigint[]) k) as lock_keys
+        array_agg(email_hash) as email_hashes, array_agg(phone_hash) as phone_hashes,
+        array_agg(lock_key) || (select array_agg(k) from input, unnest(quality_lock_keys::bigint[]) k)
+          as lock_keys
       from input
     ) b
-    cross join lateral lead_quality_look_batch(b.ords, b.lock_keys, b.phones, b.emails, b.ips, b.nonces,
-      ${WINDOW_DAYS}::int, ${PER_10_MINUTES}::int, ${PER_DAY}::int) l
+    cross join lateral website_lead_look_batch(b.ords, b.lock_keys, b.phones, b.emails, b.ips, b.nonces,
+      b.email_hashes, b.phone_hashes, ${WINDOW_DAYS}::int, ${PER_10_MINUTES}::int, ${PER_DAY}::int) l
     join input i using (ord)
   ), judged as (
-    select i.id,
+    select i.id, l.suppressed_since,
       array(select c from unnest(i.quality_codes::text[]
         || case when l.dup_phone is not null then '{DUPLICATE_PHONE}'::text[] else '{}' end
         || case when l.dup_email is not null then '{DUPLICATE_EMAIL_ALIAS}'::text[] else '{}' end

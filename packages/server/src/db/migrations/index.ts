@@ -26,6 +26,7 @@ import { Migration20261203100000_day_visitor_counts } from './Migration202612031
 import { Migration20261204100000_buyer_money_cents } from './Migration20261204100000_buyer_money_cents';
 import { Migration20261204200000_monthly_summary } from './Migration20261204200000_monthly_summary';
 import { Migration20261205100000_sale_daily_rollup } from './Migration20261205100000_sale_daily_rollup';
+import { Migration20261206100000_website_lead_look_batch } from './Migration20261206100000_website_lead_look_batch';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -85,5 +86,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261205100000_sale_daily_rollup',
     class: Migration20261205100000_sale_daily_rollup,
+  },
+  {
+    name: 'Migration20261206100000_website_lead_look_batch',
+    class: Migration20261206100000_website_lead_look_batch,
   },
 ];
