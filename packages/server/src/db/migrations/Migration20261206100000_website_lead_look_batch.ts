@@ -29,14 +29,11 @@ export class Migration20261206100000_website_lead_look_batch extends Migration {
       language plpgsql volatile
       set plan_cache_mode = force_generic_plan
       as $$
-      declare
-        k bigint;
       begin
-        foreach k in array coalesce(
-          (select array_agg(distinct x order by x) from unnest(lock_keys) x where x is not null), '{}')
-        loop
-          perform pg_advisory_xact_lock(k);
-        end loop;
+        -- Every key once, in ascending order (the rows reach the call in the sort's order).
+        perform pg_advisory_xact_lock(k)
+        from (select distinct x as k from unnest(lock_keys) x where x is not null order by x) keys;
+        -- A new statement: its snapshot is taken after every lock.
         return query
         select l.ord, l.dup_phone, l.dup_email, l.ip_10m, l.ip_24h, l.token_lead,
           (select min(s.created_at) from suppression s
