@@ -63,7 +63,6 @@ type LeadRow = {
   time: string;
   createdAt: Date;
   tcpaCompliant: string;
-  lockKey: string;
   emailHash: string;
   phoneHash: string;
   ownerTokenHash: string;
@@ -73,8 +72,8 @@ type LeadRow = {
   attribution: string | null;
   /** The quality checks made before the batch (issue 33); the statement adds what needs other leads. */
   quality: Assessment;
-  /** The look-ups' advisory-lock keys (bigint as text). */
-  qualityLockKeys: string[];
+  /** The batch's advisory-lock keys for this lead (bigint as text): its e-mail's and its look-ups'. */
+  lockKeys: string[];
 };
 
 /** The submission as its shared schemas parse it: the form's fields, the evidence and the quality fields. */
@@ -137,12 +136,11 @@ const LEAD_INSERT = batchInsert(columnsOf(WebsiteLead)).from<LeadRow>(
     ['receipt_id', 'uuid', (r) => r.receiptId],
     ['page_url', 'text', (r) => r.meta.pageUrl],
     ['gpc', 'boolean', (r) => r.meta.gpc],
-    ['lock_key', 'bigint', (r) => r.lockKey],
     ['email_hash', 'text', (r) => r.emailHash],
     ['phone_hash', 'text', (r) => r.phoneHash],
     ['quality_codes', 'text', (r) => `{${r.quality.codes.join(',')}}`],
     ['quality_signals', 'jsonb', (r) => JSON.stringify(r.quality.signals)],
-    ['quality_lock_keys', 'text', (r) => `{${r.qualityLockKeys.join(',')}}`],
+    ['lock_keys', 'text', (r) => `{${r.lockKeys.join(',')}}`],
     ['phone_look', 'text', (r) => r.quality.lookKeys.phone],
     ['email_look', 'text', (r) => r.quality.lookKeys.email],
   ],
@@ -174,8 +172,7 @@ const SUBMIT_SQL = `
       select array_agg(ord) as ords, array_agg(phone_look) as phones, array_agg(email_look) as emails,
         array_agg(ip_address) as ips, array_agg(form_token_nonce) as nonces,
         array_agg(email_hash) as email_hashes, array_agg(phone_hash) as phone_hashes,
-        array_agg(lock_key) || (select array_agg(k) from input, unnest(quality_lock_keys::bigint[]) k)
-          as lock_keys
+        (select array_agg(k) from input, unnest(lock_keys::bigint[]) k) as lock_keys
       from input
     ) b
     cross join lateral website_lead_look_batch(b.ords, b.lock_keys, b.phones, b.emails, b.ips, b.nonces,
@@ -203,7 +200,7 @@ const SUBMIT_SQL = `
   ), lead as (
     insert into ${LEAD_INSERT.into}
     select ${LEAD_SELECT}
-    from input join judged using (id) order by lock_key
+    from input join judged using (id)
     returning id, state, attribution->>'utm_source' as utm_source, opted_out_at, quality_verdict
   ), receipt as (
     insert into consent_receipt (id, lead_id, consent_given, consent_text_hash, consent_text_version,
@@ -320,7 +317,6 @@ export function createLeadSubmitter(
           userAgent: meta.userAgent,
           pageUrl: meta.pageUrl,
         }),
-        lockKey: lockKey(emailLockName(input.email)),
         emailHash: hashes.email,
         phoneHash: hashes.phone,
         ownerTokenHash: sha256Hex(ownerToken),
@@ -329,7 +325,7 @@ export function createLeadSubmitter(
         source: visit.source,
         attribution: hasAttribution(meta.attribution) ? JSON.stringify(meta.attribution) : null,
         quality: assessment,
-        qualityLockKeys: assessment.lockNames.map(lockKey),
+        lockKeys: [emailLockName(input.email), ...assessment.lockNames].map(lockKey),
       };
       try {
         await committer.push(row);
