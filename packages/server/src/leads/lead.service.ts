@@ -19,7 +19,7 @@ import { randomToken } from '../platform/random-token';
 import { sha256Hex } from '../platform/sha256';
 import { dateAndTimeIn } from '../platform/time';
 import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from '../privacy/consent.service';
-import { emailLockName, suppressionHashes } from '../privacy/suppression.service';
+import { emailLockNameOfHash, suppressionHashes } from '../privacy/suppression.service';
 import { type Assessment, assessWebsiteLead } from '../quality/lead-quality';
 import type { Quality } from '../quality/quality.service';
 import { verdictSql } from '../quality/verdict-sql';
@@ -325,7 +325,7 @@ export function createLeadSubmitter(
         source: visit.source,
         attribution: hasAttribution(meta.attribution) ? JSON.stringify(meta.attribution) : null,
         quality: assessment,
-        lockKeys: [emailLockName(input.email), ...assessment.lockNames].map(lockKey),
+        lockKeys: [emailLockNameOfHash(hashes.email), ...assessment.lockNames].map(lockKey),
       };
       try {
         await committer.push(row);

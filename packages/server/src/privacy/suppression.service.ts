@@ -29,7 +29,10 @@ const validPhone = (phone: string | null | undefined): phone is string =>
  * The advisory lock a submission and an opt-out of the same e-mail address share (transaction-scoped),
  * so an opt-out never slips between a submission's check and its insert.
  */
-export const emailLockName = (email: string) => `suppression:email:${emailHash(email)}`;
+export const emailLockName = (email: string) => emailLockNameOfHash(emailHash(email));
+
+/** emailLockName() of an address whose emailHash() is already at hand. */
+export const emailLockNameOfHash = (hash: string) => `suppression:email:${hash}`;
 
 /** The hashes to match: '' never equals a stored hash, so an absent identifier matches nothing. */
 export function suppressionHashes(ids: Identifiers): { email: string; phone: string } {
