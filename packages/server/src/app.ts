@@ -14,7 +14,7 @@ import { type Database, migrate, openDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
 import { AppError, codeOfStatus, toErrorResponse } from './errors';
 import { AccessLogController, createLogDestination } from './logging';
-import { createMetrics, type Metrics } from './metrics';
+import { createMetrics, type Metrics, registerJobQueueGauge } from './metrics';
 import { servingLoad } from './platform/serving-load';
 import { allowedMethodsPlugin } from './plugins/allowed-methods';
 import { inputGuardPlugin } from './plugins/input-guard';
@@ -110,6 +110,8 @@ export type BuildOptions = {
   clock?: () => Date;
   /** false: the e-mail scheduler does not run by itself (tests call app.emailReports.runDue). */
   emailScheduler?: boolean;
+  /** The job queue watchdog's thresholds (webhooks/job-queue-watchdog.ts); tests shorten them. */
+  jobQueueWatchdog?: { stallMs?: number; checkMs?: number };
 };
 
 const defaultWebDist = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -303,15 +305,20 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
           ],
           log: (level, message) =>
             app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),
+          ...(options.jobQueueWatchdog ? { watchdog: options.jobQueueWatchdog } : {}),
         });
-  if (webhookWorker) services.webhookOutbox.fanOutLocally(webhookWorker.fanOut);
+  if (webhookWorker) {
+    services.webhookOutbox.fanOutLocally(webhookWorker.fanOut);
+    registerJobQueueGauge(metrics, webhookWorker);
+  }
   const operations = createOperations({ supportEmail: config.supportEmail });
   const appRouter = createAppRouter({ supportEmail: config.supportEmail }, operations);
   const createContext = createContextFactory(config, services);
 
   // /healthz: the process and what it runs (the embedded PostgreSQL) are alive — 503 while the embedded
   // database is being restarted. /readyz: this instance can serve now — the database answered within 1 s,
-  // no writer's writes are failing or stalled (it names which), the server is not stopping; it answers within ~1 s whatever happens (ADR 056).
+  // no writer's writes are failing or stalled (it names which), this process's job queue is not stalled
+  // (its watchdog, ADR 062), the server is not stopping; it answers within ~1 s whatever happens (ADR 056).
   app.get('/healthz', async (_req, reply) => {
     const embedded = db.health.embeddedState;
     if (embedded && embedded !== 'running') {
@@ -325,7 +332,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     const problem =
       db.health.embeddedState && db.health.embeddedState !== 'running'
         ? `embedded PostgreSQL ${db.health.embeddedState}`
-        : (db.health.writeProblem ?? ((await db.isReady(1_000)) ? undefined : 'database unavailable'));
+        : (db.health.writeProblem ??
+          webhookWorker?.queueHealth().problem ??
+          ((await db.isReady(1_000)) ? undefined : 'database unavailable'));
     return reply.code(problem ? 503 : 200).send({ status: problem ?? 'ready' } satisfies Readiness);
   });
   await app.register(metricsEndpointPlugin, { token: config.metricsToken });

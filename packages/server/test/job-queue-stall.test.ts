@@ -192,6 +192,8 @@ describe('the job queue after the database stalls while failed jobs are recorded
     expect(readiness).toContain(503);
 
     expect(webhookLines().some((l) => l.level === LEVEL.warn && /Failed task/.test(l.msg))).toBe(true);
+    // The keeper saw the runner's end (its pool's shutdown), not the watchdog a stall.
+    expect(webhookLines().some((l) => /The job queue stopped/.test(l.msg))).toBe(true);
     expect(log.errors()).toEqual([]);
   }, 180_000);
 });

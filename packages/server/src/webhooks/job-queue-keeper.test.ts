@@ -124,3 +124,70 @@ describe('keepRunning', () => {
     ).rejects.toThrow('no such task');
   });
 });
+
+describe('keepRunning, a runner that never settles', () => {
+  /** A runner whose promise never settles, whose pool reports its own shutdown (graphile-worker 0.18). */
+  function hungRunner() {
+    const listeners: (() => void)[] = [];
+    return {
+      promise: new Promise<void>(() => {}),
+      stopped: false,
+      async stop() {
+        this.stopped = true;
+      },
+      onPoolShutDown(listener: () => void) {
+        listeners.push(listener);
+      },
+      poolShutDown() {
+        for (const l of listeners) l();
+      },
+    };
+  }
+
+  it('starts a new runner when the pool says it shut itself down, though the promise never settles', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+    const runners: ReturnType<typeof hungRunner>[] = [];
+    const log = vi.fn();
+    await keepRunning(
+      async () => {
+        const r = hungRunner();
+        runners.push(r);
+        return r;
+      },
+      { log, firstMs: 1_000 },
+    );
+    runners[0]?.poolShutDown();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(runners).toHaveLength(2);
+    expect(log).toHaveBeenCalledWith('warning', 'The job queue stopped; it starts again in 1000 ms');
+    // Reported twice (its promise settling after all, say): one restart only.
+    runners[0]?.poolShutDown();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(runners).toHaveLength(2);
+  });
+
+  it('replace() stops the running runner in the background and starts a new one at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+    const runners: ReturnType<typeof fakeRunner>[] = [];
+    const keeper = await keepRunning(
+      async () => {
+        const r = fakeRunner();
+        runners.push(r);
+        return r;
+      },
+      { firstMs: 1_000 },
+    );
+    expect(keeper.replace()).toBe(true);
+    // While the new one is on its way there is nothing to replace.
+    expect(keeper.replace()).toBe(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runners).toHaveLength(2);
+    expect(runners[0]?.stopped).toBe(true);
+    // The retired runner's end is not a stop of the queue: no further start.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(runners).toHaveLength(2);
+    await keeper.stop();
+    expect(runners[1]?.stopped).toBe(true);
+    expect(keeper.replace()).toBe(false);
+  });
+});

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { SELL_TASK } from '../buyers/buyer-worker';
 import { isDatabaseUnavailable } from '../db/availability';
 import { keepRunning } from './job-queue-keeper';
+import { CHECK_MS, oldestDueSeconds, STALL_MS, StallDetector } from './job-queue-watchdog';
 import { ATTEMPT_LEASE_SECONDS, type DeliveryOptions, runDeliveryAttempt } from './webhook-delivery';
 
 // The job queue behind webhook deliveries (ADR 062): graphile-worker, a kept PostgreSQL queue. The
@@ -196,6 +197,11 @@ export function createOutboxWaker(
 
 export type WebhookWorker = {
   stop(): Promise<void>;
+  /**
+   * The watchdog's view of the job queue: why it is not ready (a stall, while it lasts) and the oldest
+   * due job's age in seconds (undefined until its first check).
+   */
+  queueHealth(): { problem: string | undefined; oldestDueSeconds: number | undefined };
   sweep(): Promise<void>;
   /** Fans out what the outbox holds (paced while the process is busy). */
   fanOut(): Promise<void>;
@@ -218,6 +224,8 @@ export async function startWebhookWorker(options: {
     admit: () => Promise<void> | undefined,
   ) => Record<string, (payload: unknown) => Promise<void>>;
   sweeps?: ((pool: pg.Pool) => Promise<void>)[];
+  /** The watchdog's thresholds (job-queue-watchdog.ts); tests shorten them. */
+  watchdog?: { stallMs?: number; checkMs?: number };
 }): Promise<WebhookWorker> {
   const busy = options.busy ?? (() => false);
   const pacer = new SendPacer(busy);
@@ -269,11 +277,22 @@ export async function startWebhookWorker(options: {
         return;
     }
   };
+  const taskList: Record<string, (payload: unknown) => Promise<void>> = {
+    [DELIVER_TASK]: async (payload) => {
+      await pacer.admit();
+      await runDeliveryAttempt(pool, (payload as { id: string }).id, delivery);
+    },
+    [FANOUT_TASK]: () => fanOut(),
+    // Other tasks (a sale's posts to buyers) take their starts from the same pacer.
+    ...options.tasks?.(pool, stopping.signal, () => pacer.admit()),
+  };
+  const stallMs = options.watchdog?.stallMs ?? STALL_MS;
+  const stalls = new StallDetector(performance.now(), stallMs);
   // Kept running: graphile-worker stops its pool for good when a connection is cut as it records
-  // outcomes, and the keeper starts another.
+  // outcomes, and the keeper starts another — also when that pool's end never settles its promise.
   const queue = await keepRunning(
-    () =>
-      run({
+    async () => {
+      const runner = await run({
         pgPool: pool,
         concurrency: options.concurrency,
         pollInterval: 1_000,
@@ -288,18 +307,39 @@ export async function startWebhookWorker(options: {
           },
         },
         logger: loggerOf(options.log),
-        taskList: {
-          [DELIVER_TASK]: async (payload) => {
-            await pacer.admit();
-            await runDeliveryAttempt(pool, (payload as { id: string }).id, delivery);
-          },
-          [FANOUT_TASK]: () => fanOut(),
-          // Other tasks (a sale's posts to buyers) take their starts from the same pacer.
-          ...options.tasks?.(pool, stopping.signal, () => pacer.admit()),
+        taskList,
+      });
+      stalls.runnerStarted(performance.now());
+      // Each runner has its own emitter: a retired runner's last jobs still count as jobs started.
+      runner.events.on('job:start', () => stalls.jobStarted(performance.now()));
+      return {
+        promise: runner.promise,
+        stop: () => runner.stop(),
+        onPoolShutDown(listener) {
+          runner.events.once('pool:gracefulShutdown:complete', listener);
+          runner.events.once('pool:gracefulShutdown:error', listener);
         },
-      }),
+      };
+    },
     { log: options.log },
   );
+  // The watchdog: one query every CHECK_MS, never two at once; a stall has the runner replaced.
+  const watch = coalesced(
+    async () => {
+      const age = await oldestDueSeconds(pool, Object.keys(taskList)).catch(() => undefined);
+      if (stopped || !stalls.observe(performance.now(), age)) return;
+      if (queue.replace()) {
+        stalls.runnerStarted(performance.now());
+        options.log?.(
+          'warning',
+          `The job queue stalled (${stalls.problem}); its runner is replaced by a new one`,
+        );
+      }
+    },
+    () => {},
+  );
+  const watchdog = setInterval(watch, options.watchdog?.checkMs ?? CHECK_MS);
+  watchdog.unref();
   const sweep = async () => {
     try {
       await pool.query(SWEEP_SQL, [ATTEMPT_LEASE_SECONDS]);
@@ -318,6 +358,7 @@ export async function startWebhookWorker(options: {
   return {
     sweep,
     fanOut,
+    queueHealth: () => ({ problem: stalls.problem, oldestDueSeconds: stalls.oldestDueSeconds }),
     // In order, before the pool closes (issue 38): no fan-out starts and the running one ends; the job
     // queue takes no new job and hands back those it fetched (unlocked, for another process or the next
     // start); attempts in flight get STOP_ATTEMPTS_MS to finish, then are cut short and recorded like an
@@ -327,7 +368,8 @@ export async function startWebhookWorker(options: {
       stopped = true;
       clearInterval(timer);
       clearInterval(tick);
-      await tickFanOut.stop();
+      clearInterval(watchdog);
+      await Promise.all([tickFanOut.stop(), watch.stop()]);
       const cutShort = setTimeout(() => stopping.abort(), STOP_ATTEMPTS_MS);
       await bounded(queue.stop(), STOP_ATTEMPTS_MS + STOP_WAIT_MS);
       clearTimeout(cutShort);

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { BuildOptions } from '../../src/app';
 import { seedAdmin, signIn } from './admin';
 import { startTestApp, type TestApp } from './test-app';
 import { submitAsVisitor, testClock } from './visitor';
@@ -12,7 +13,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export async function startWebhookTestbed(
   env: Record<string, string> = {},
-  options: { logStream?: { write(chunk: string): void } } = {},
+  options: Omit<BuildOptions, 'databaseUrl' | 'clock'> = {},
 ) {
   const clock = testClock();
   const t: TestApp = await startTestApp(
