@@ -33,10 +33,10 @@ const HEALTHY_RUN_MS = 60_000;
  * Its end is seen in either of two ways: the runner's promise settles, or its worker pool reports that
  * it has shut itself down (`onPoolShutDown`). The second is needed (issue 47): graphile-worker 0.18's
  * batcher of finished or failed jobs (main.js, `batch()`) never clears its back-pressure after a failed
- * batch, so every batch recorded after that one takes one more off its count of pending batches; the
- * count drops below zero, and its release — awaited by the very shutdown that the failed batch started,
- * after the pool has stopped fetching and let go of its LISTEN connection — waits for a zero that never
- * comes. The runner then holds no job and no connection and never settles; the pool's "shutdown
+ * batch, so every batch after that one (recorded or failed) takes one more off its count of pending
+ * batches. The count drops below zero, and its release — awaited by the very shutdown that the failed
+ * batch started, after the pool has stopped fetching and let go of its LISTEN connection — waits for a
+ * zero that never comes. The runner then holds no job and no connection and never settles; the pool's "shutdown
  * complete" event, emitted just before that release, is what says it is done.
  *
  * `replace()` (the watchdog's, job-queue-watchdog.ts) retires the running runner — it is stopped in the
