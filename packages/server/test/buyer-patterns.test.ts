@@ -58,6 +58,7 @@ async function submitLeads(count: number): Promise<string[]> {
         'x-forwarded-for': visitorAddress(),
       },
       body: JSON.stringify({ ...visitorLeadBody(), formToken }),
+      signal: AbortSignal.timeout(10_000), // a stalled server fails the test, not its time-out
     });
     expect(res.status).toBe(200);
     ids.push(((await res.json()) as { id: string }).id);
