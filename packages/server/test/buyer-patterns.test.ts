@@ -180,8 +180,9 @@ describe('response-rule patterns', () => {
         `slowest ${Math.max(...withRule.times).toFixed(1)} ms`,
     );
     // Within 100 ms throughout. Two cores shared with other work can hold any process back now and then:
-    // the phase without the rule shows how much, and the rule may add nothing to it.
-    const limit = Math.max(HEALTHZ_LIMIT_MS, Math.max(...without.times));
+    // the phase without the rule shows how much (twice its slowest answer allows for the noise to differ
+    // between phases), still far below the seconds a backtracking pattern holds the server for.
+    const limit = Math.max(HEALTHZ_LIMIT_MS, 2 * Math.max(...without.times));
     expect(withRule.times.filter((ms) => ms >= limit)).toEqual([]);
     // Every lead was posted and its 8 KB answer read by RE2, which (as JavaScript would, eventually) finds
     // no match: the next rule reads the answer as a refusal, recorded, and the lead is unsold.
