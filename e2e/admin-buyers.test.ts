@@ -106,6 +106,12 @@ describe('lead buyers on screen', () => {
       'true',
     );
     await expectNoAxeViolations(page);
+    // A pattern RE2 cannot run (ADR 072) is refused on its own row, saying why.
+    const bodyMatches = page.getByRole('textbox', { name: 'Body matches (RE2 regex)' }).first();
+    await bodyMatches.fill('(\\w+)-\\1');
+    await page.getByRole('button', { name: 'Create buyer' }).click();
+    await summary.getByText(/responseRules: when\.regex uses a backreference/).waitFor();
+    expect(await bodyMatches.getAttribute('aria-invalid')).toBe('true');
   });
 
   it('creates a buyer through the screen, keeps its secret masked, and a test lead comes back Accepted', async () => {

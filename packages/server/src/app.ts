@@ -5,8 +5,9 @@ import rateLimit from '@fastify/rate-limit';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Alive, NotAlive, Readiness } from '@uf/shared/health.output';
+import { warmUpPatterns } from '@uf/shared/rule-patterns';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { buyerTasks, idleBuyersSweep, requeueSales } from './buyers/buyer-worker';
+import { buyerTasks, idleBuyersSweep, requeueSales, storedRulesCheck } from './buyers/buyer-worker';
 import type { AppConfig } from './config';
 import { moneySummarySection } from './costs/money-summary';
 import { RETRY_AFTER_SECONDS } from './db/availability';
@@ -273,6 +274,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
   // WEBHOOKS_CONCURRENCY=0 leaves them to other replicas. While this process is busy serving, its
   // attempts are paced: the lead routes keep the machine during a surge.
   const serving = config.webhooksConcurrency === 0 ? undefined : servingLoad(app.server, BUSY_REQUESTS);
+  // This replica reads buyers' answers: RE2 pays its start-up cost now, not during the first sale's answer.
+  if (serving) warmUpPatterns();
   webhookWorker =
     serving === undefined
       ? undefined
@@ -302,6 +305,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
           sweeps: [
             requeueSales,
             idleBuyersSweep(services.clock, (buyer) => services.emailReports.alerts.buyerIdle(buyer)),
+            storedRulesCheck((buyer) =>
+              app.log.warn(
+                { buyerId: buyer.id },
+                `Buyer "${buyer.name}" is not sent leads until its response rules are edited: ${buyer.problem} (ADR 072)`,
+              ),
+            ),
           ],
           log: (level, message) =>
             app.log[level === 'error' ? 'error' : 'warn']({ component: 'webhooks' }, message),

@@ -211,6 +211,31 @@ describe('buyers API', () => {
     [{ fields: [{ to: 'X', from: 'firstName', transforms: ['rot13'] }] }, 'unknown transform'],
     [{ fields: [{ to: 'X', from: 'shoeSize' }] }, 'unknown lead field'],
     [{ responseRules: [{ when: { regex: '([' }, outcome: 'accepted' }] }, 'not a valid regular expression'],
+    // Patterns run on RE2 (ADR 072): what it cannot run in linear time is refused, naming the field and why.
+    [
+      { responseRules: [{ when: { regex: '(\\w+)-\\1' }, outcome: 'accepted' }] },
+      '"field":"responseRules.0.when.regex","message":"responseRules: when.regex uses a backreference',
+    ],
+    [
+      {
+        responseRules: [
+          { when: { status: 200 }, outcome: 'rejected' },
+          { when: { json: 'status', matches: '^(?!rejected)' }, outcome: 'accepted' },
+        ],
+      },
+      '"field":"responseRules.1.when.matches","message":"responseRules: when.matches uses lookahead or lookbehind',
+    ],
+    [
+      {
+        responseRules: [
+          { when: { regex: '[a-z]{290}' }, outcome: 'accepted' },
+          { when: { regex: '[a-z]{290}' }, outcome: 'accepted' },
+          { when: { regex: '[a-z]{290}' }, outcome: 'accepted' },
+          { when: { regex: '[a-z]{290}' }, outcome: 'accepted' },
+        ],
+      },
+      'responseRules: the patterns are too complex together',
+    ],
     [
       { schedule: { timeZone: 'Mars/Olympus', windows: [{ days: ['mon'], start: '09:00', end: '17:00' }] } },
       'schedule.timeZone',
@@ -233,6 +258,34 @@ describe('buyers API', () => {
     const res = await api('POST', '/api/admin/buyers', pxBuyer('/never', overrides));
     expect(res.statusCode, res.body).toBe(400);
     expect(res.body).toContain(words);
+  });
+
+  it('still shows a buyer stored with a rule RE2 refuses, so that an admin can fix it (ADR 072)', async () => {
+    const sql = new pg.Client({ connectionString: bed.t.db.url });
+    await sql.connect();
+    const config = pxBuyer('/never', {
+      status: 'paused',
+      responseRules: [{ when: { regex: '(?<!un)matched' }, outcome: 'accepted' }],
+    });
+    const { rows } = await sql.query<{ id: string }>(
+      `insert into buyer (id, name, status, priority, price_cents, config) values (gen_random_uuid(), $1, 'paused', 1, 100, $2) returning id`,
+      [
+        'stored before RE2',
+        { ...config, name: undefined, status: undefined, priority: undefined, price: undefined },
+      ],
+    );
+    await sql.end();
+    const id = rows[0]?.id;
+    const shown = await api('GET', `/api/admin/buyers/${id}`);
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json()).toMatchObject({ responseRules: [{ when: { regex: '(?<!un)matched' } }] });
+    expect((await api('GET', '/api/admin/buyers')).statusCode).toBe(200);
+    // Saving it again asks for a rule RE2 can run.
+    const saved = await api('PATCH', `/api/admin/buyers/${id}`, {
+      responseRules: shown.json().responseRules,
+    });
+    expect(saved.statusCode).toBe(400);
+    expect(saved.body).toContain('"field":"responseRules.0.when.regex"');
   });
 
   it('needs an admin session', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { buyerCreateSchema } from './buyer.schema';
+import { buyerCreateSchema, storedRulesSchema } from './buyer.schema';
 import { SALE_OUTCOMES, SALE_STATUSES } from './buyers';
 import { count, dateTime, flag, nullableText, text, uuid } from './output-fields';
 
@@ -9,6 +9,7 @@ import { count, dateTime, flag, nullableText, text, uuid } from './output-fields
 const money = (description?: string) => z.number().meta(description ? { description } : {});
 export const buyerSchema = z.object({
   ...buyerCreateSchema.shape,
+  responseRules: storedRulesSchema,
   id: uuid(),
   pausedReason: nullableText('Why the buyer was paused (errors in a row, an admin)'),
   consecutiveErrors: count('Errors and timeouts in a row since its last answer'),

@@ -256,7 +256,7 @@ describe('evaluateRules', () => {
       rule: 3,
     });
     expect(evaluateRules(rules, { status: 200, body: '[]' }).outcome).toBe('error');
-    // A pattern the engine refuses matches nothing rather than throwing.
+    // A pattern RE2 refuses (a rule stored before ADR 072) matches nothing rather than throwing.
     expect(
       evaluateRules([{ when: { regex: '(' }, outcome: 'accepted' }], { status: 200, body: '(' }).outcome,
     ).toBe('error');
@@ -264,6 +264,27 @@ describe('evaluateRules', () => {
     const xxe =
       '<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><response><status>Matched</status></response>';
     expect(evaluateRules(BOBERDOO_RULES, { status: 200, body: xxe }).outcome).toBe('error');
+  });
+});
+
+describe('patterns on RE2 (ADR 072)', () => {
+  it('reads a catastrophic-backtracking pattern against a long answer in milliseconds', () => {
+    // JavaScript's RegExp backtracks on (a+)+$: 15 s for 30 characters; RE2 reads 8 KB in linear time.
+    const rules: BuyerRule[] = [
+      { when: { regex: '(a+)+$' }, outcome: 'accepted' },
+      { when: { status: 200 }, outcome: 'rejected' },
+    ];
+    for (const body of [`${'a'.repeat(28)}!`, `${'a'.repeat(8192)}!`, 'a'.repeat(8192)]) {
+      const started = performance.now();
+      const parsed = evaluateRules(rules, { status: 200, body });
+      expect(performance.now() - started, `${body.length} characters`).toBeLessThan(50);
+      expect(parsed.outcome).toBe(body.endsWith('!') ? 'rejected' : 'accepted');
+    }
+  });
+
+  it('matches a JSON value by RE2, whose (?i) JavaScript lacks', () => {
+    const rules: BuyerRule[] = [{ when: { json: 'status', matches: '(?i)^accepted$' }, outcome: 'accepted' }];
+    expect(evaluateRules(rules, { status: 200, body: '{"status":"ACCEPTED"}' }).outcome).toBe('accepted');
   });
 });
 

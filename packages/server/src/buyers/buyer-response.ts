@@ -1,11 +1,12 @@
 import type { BuyerRule, BuyerRuleWhen, RuleOutcome } from '@uf/shared/buyers';
 import { centsOf, parseCents } from '@uf/shared/money';
+import { compilePattern } from '@uf/shared/rule-patterns';
 import { parseXml } from './buyer-xml';
 
 // What a buyer's answer means (issue 34, ADR 069): its response rules, read in order, the first that
 // matches wins. A buyer's body comes from a server we do not control, so everything here reads it
-// defensively: paths see own properties only, regular expressions that fail to compile match nothing,
-// and nothing throws.
+// defensively: paths see own properties only, regular expressions run on RE2 (linear time) and match
+// nothing when they cannot compile, and nothing throws.
 
 export type ParsedAnswer = {
   outcome: RuleOutcome;
@@ -46,12 +47,13 @@ function asText(value: unknown): string {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
+/**
+ * RE2 (rule-patterns.ts, ADR 072): linear in the text, so a buyer's 8 KB answer can never hold the server's
+ * thread. A pattern RE2 refuses matches nothing (postToBuyer does not even post to such a buyer).
+ */
 function test(pattern: string, text: string): boolean {
-  try {
-    return new RegExp(pattern).test(text);
-  } catch {
-    return false; // the schema compiles every pattern; an engine that disagrees matches nothing
-  }
+  const compiled = compilePattern(pattern);
+  return compiled.ok && compiled.test(text);
 }
 
 /** The value at `path` meets `equals` and `matches` (when given). */

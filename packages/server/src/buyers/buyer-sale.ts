@@ -10,6 +10,7 @@ import {
   type SkipReason,
 } from '@uf/shared/buyers';
 import { centsOf } from '@uf/shared/money';
+import { rulesProblem } from '@uf/shared/rule-patterns';
 import type { Pool } from 'pg';
 import { recordAudit } from '../admin/audit.service';
 import type { Mailer } from '../email/mailer';
@@ -130,6 +131,21 @@ export async function postToBuyer(
 ): Promise<PostResult> {
   const delivery = buyer.config.delivery;
   if (delivery.kind === 'email') return emailToBuyer(delivery.to, buyer.config.fields, lead, options);
+  // Rules saved before ADR 072 that RE2 cannot run could not read the answer: the lead is not sent (the
+  // buyer might take it and we could not tell), and the error counts towards pausing the buyer.
+  const unrunnable = rulesProblem(buyer.config.responseRules);
+  if (unrunnable) {
+    return {
+      outcome: 'error',
+      reason: `not sent: ${unrunnable}; edit the buyer's response rules`,
+      priceCents: null,
+      reference: null,
+      status: null,
+      response: null,
+      latencyMs: 0,
+      request: null,
+    };
+  }
   const request = buildRequest(delivery, buyer.config.fields, lead, { test: options.test });
   const logged = maskRequest(request, delivery);
   const result = await sendOnce(request, {

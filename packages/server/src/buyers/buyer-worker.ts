@@ -1,3 +1,5 @@
+import type { BuyerRule } from '@uf/shared/buyers';
+import { rulesProblem } from '@uf/shared/rule-patterns';
 import type { Pool } from 'pg';
 import { reportIdleBuyers } from './buyer-health';
 import { type SaleOptions, sellLead } from './buyer-sale';
@@ -46,5 +48,27 @@ export function idleBuyersSweep(
     if (performance.now() - last < IDLE_CHECK_MS) return;
     last = performance.now();
     await reportIdleBuyers(pool, clock(), onIdle);
+  };
+}
+
+/**
+ * Once per process, at the worker's first sweep: a warning for each buyer saved before ADR 072 whose rules
+ * RE2 cannot run. Such a buyer is never posted to (each lead offered to it is its error, which pauses it
+ * after its errors in a row) until an admin edits its rules; the warning says so before any lead is lost.
+ */
+export function storedRulesCheck(
+  warn: (buyer: { id: string; name: string; problem: string }) => void,
+): (pool: Pick<Pool, 'query'>) => Promise<void> {
+  let done = false;
+  return async (pool) => {
+    if (done) return;
+    const { rows } = await pool.query<{ id: string; name: string; rules: BuyerRule[] | null }>(
+      `select id, name, config->'responseRules' as rules from buyer order by name`,
+    );
+    done = true;
+    for (const row of rows) {
+      const problem = rulesProblem(Array.isArray(row.rules) ? row.rules : []);
+      if (problem) warn({ id: row.id, name: row.name, problem });
+    }
   };
 }

@@ -1001,8 +1001,8 @@ function RuleCard({
           {text('json', 'JSON path', '.when.json', 'Result.Success')}
           {text('xml', 'XML path', '.when.xml', 'response.status')}
           {text('equals', 'Equals', '.when.equals', 'true, 0, Matched')}
-          {text('matches', 'Value matches (regex)', '.when.matches', '^dup')}
-          {text('regex', 'Body matches (regex)', '.when.regex', 'accepted|success')}
+          {text('matches', 'Value matches (RE2 regex)', '.when.matches', '^dup')}
+          {text('regex', 'Body matches (RE2 regex)', '.when.regex', 'accepted|success')}
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
           <NativeSelect
