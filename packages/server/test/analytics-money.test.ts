@@ -97,7 +97,7 @@ beforeAll(async () => {
       ],
     },
   });
-  expect(res.json()).toEqual({ imported: 5, replaced: 0, skipped: [] });
+  expect(res.json()).toEqual({ imported: 5, replaced: 0, skipped: [], merged: [] });
 });
 afterAll(async () => {
   await t?.close();
