@@ -95,7 +95,10 @@ describe('one meaning per money word', () => {
       const rows = (await api(`/api/admin/revenue?${range}&groupBy=${groupBy}`)).json() as {
         key: string;
       }[];
-      expect(rows.find((r) => r.key === key), groupBy).toMatchObject({ ...FIGURES, credited: 25 });
+      expect(
+        rows.find((r) => r.key === key),
+        groupBy,
+      ).toMatchObject({ ...FIGURES, credited: 25 });
     }
   });
 
