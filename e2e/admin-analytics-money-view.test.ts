@@ -88,6 +88,11 @@ describe('/admin/analytics sources table, Money view', () => {
         '',
       ]);
     await sources.getByText(/All sources: 0 sold, 0 returned; revenue \$0\.00, net \$0\.00/).waitFor();
+    // Issue 49: what makes consent valid is said on the page, with the case that surprised an operator.
+    await sources
+      .getByText(/^Valid consent: the lead gave consent, its consent receipt is complete/)
+      .waitFor();
+    await sources.getByText(/without pageUrl or a Referer header has consent but no page address/).waitFor();
     await expectNoAxeViolations(page);
   });
 

@@ -83,7 +83,10 @@ const SPEC_FIELD_RULES = {
   birthDay: { description: '1 to 31' },
   birthYear: { description: '1940 to 1994 (else 400 age_restriction)' },
   consentGiven: { description: "'true' (required: consent must be given)" },
-  pageUrl: { description: 'Page the form was on; the Referer header is used when absent' },
+  pageUrl: {
+    description:
+      'Page the form was on; the Referer header is used when absent. Without either the consent receipt has no page address: the lead is not tcpaCompliant and does not count as valid consent (the analytics Valid Consent Rate)',
+  },
   trustedFormUrl: {
     pattern: TRUSTEDFORM_CERT_PATTERN.source,
     description: 'TrustedForm certificate URL (stored only when TRUSTEDFORM_ENABLED)',
