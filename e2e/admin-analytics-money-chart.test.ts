@@ -36,13 +36,13 @@ describe('/admin/analytics daily chart', () => {
   it('shows revenue and ad cost per day in dollars when switched on', async () => {
     await page.goto(`/admin/analytics?startDate=${DAY}&endDate=${DAY}`);
     const api = await (await page.request.get(`/api/admin/analytics?startDate=${DAY}&endDate=${DAY}`)).json();
-    expect(api.dailyMoney).toEqual([{ date: DAY, revenue: 0, cost: 1234.5 }]);
+    expect(api.dailyMoney).toEqual([{ date: DAY, revenue: 0, net: 0, cost: 1234.5 }]);
 
     const chart = page.getByRole('figure', { name: 'Daily Activity' });
     await page.getByRole('heading', { name: 'Daily Activity' }).waitFor();
     await expect.poll(() => chart.getByText('Ad Cost').count()).toBe(0);
     await page.getByRole('switch', { name: 'Revenue and cost' }).check();
-    await chart.getByText('Revenue (net of returns)').waitFor();
+    await chart.getByText('Net revenue (after returns)').waitFor();
     await chart.getByText('Ad Cost').waitFor();
     // The right-hand axis counts dollars: its top tick is above the day's $1,234.50.
     await expect

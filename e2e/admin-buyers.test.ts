@@ -270,10 +270,10 @@ describe('lead buyers on screen', () => {
 
     // The dashboard's Revenue card: two sales at $8.50 today, one returned.
     await page.goto('/admin/leads');
-    const card = page.getByRole('group', { name: 'Revenue Today' });
+    const card = page.getByRole('group', { name: 'Net Revenue Today' });
     await card.getByText('$8.50', { exact: true }).waitFor();
-    await card.getByText('Last 7 days: $8.50').waitFor();
-    await card.getByText('Last 30 days: $8.50').waitFor();
+    await card.getByText('Last 7 days, net: $8.50').waitFor();
+    await card.getByText('Last 30 days, net: $8.50').waitFor();
     await screenshot('buyers-revenue-card', false);
   });
 
@@ -283,7 +283,10 @@ describe('lead buyers on screen', () => {
     const row = table.getByRole('row').filter({ hasText: BUYER });
     await row.getByText('Active', { exact: true }).waitFor();
     await row.getByText('2 / 10 today').waitFor();
-    await row.getByText('$17.00').waitFor();
+    // Issue 47: gross and net, each labelled; the returned sale counts in Sold and in Returned.
+    await row.getByText('$17.00 gross').waitFor();
+    await row.getByText('$8.50 net').waitFor();
+    await row.getByText('1 returned').waitFor();
     await expectNoAxeViolations(page);
     await screenshot('buyers-list');
 

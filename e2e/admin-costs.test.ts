@@ -116,6 +116,46 @@ describe('ad cost on screen', () => {
       .waitFor();
   });
 
+  it('lists the lines it merged, and every line a row would refuse (issue 47)', async () => {
+    const spelledTwice = [
+      'Day,Campaign,Currency code,Cost',
+      `${DAY1},${CAMPAIGN},USD,100.00`,
+      `${DAY1},${CAMPAIGN.toUpperCase()} ,USD,20.50`,
+    ].join('\n');
+    await page.getByLabel('Report file').setInputFiles({
+      name: 'twice.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(spelledTwice),
+    });
+    await page.getByRole('button', { name: 'Import report' }).click();
+    const done = page.getByRole('status').filter({ hasText: 'Import done' });
+    await done.getByText('0 days imported, 1 replaced, 2 lines merged into 1 row.').waitFor();
+    await done
+      .getByRole('list', { name: 'Merged lines' })
+      .getByText(
+        `Lines 2, 3: one row for ${DAY1}, google / ${CAMPAIGN} (case and spaces aside), $120.50 in all`,
+      )
+      .waitFor();
+    await rowOf(CAMPAIGN, DAY1).getByText('$120.50').waitFor();
+
+    const bad = [
+      'Day,Campaign,Currency code,Cost',
+      `${DAY1},${CAMPAIGN},USD,1.005`,
+      `${DAY2},${CAMPAIGN},USD,"99,999,999,999"`,
+    ].join('\n');
+    await page.getByLabel('Report file').setInputFiles({
+      name: 'bad.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(bad),
+    });
+    await page.getByRole('button', { name: 'Import report' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'Not imported' });
+    const lines = refused.getByRole('list', { name: 'Lines refused' });
+    await lines.getByText(/^line 2: "1\.005" has more than 2 decimals/).waitFor();
+    await lines.getByText(/^line 3: "99,999,999,999" is more than \$10,000,000\.00/).waitFor();
+    await expectNoAxeViolations(page);
+  });
+
   it('adds a day by hand and deletes it after a confirmation', async () => {
     await page.getByRole('textbox', { name: /^Date/ }).fill(DAY2);
     await page.getByRole('combobox', { name: 'Source', exact: true }).fill('google');

@@ -5,6 +5,8 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 // Issue 35 part 3: the conversion files carry each sold lead's price (ADS_CONVERSION_VALUE for the rest),
 // count accepted or sold leads, and Google Ads' conversion adjustments file retracts the returned ones.
+// Issue 47: a lead its buyer returned is in neither conversion file, and Microsoft's retraction file
+// retracts it as Google's does.
 // Sales and returns are lead_sale rows as the buyers' waterfall leaves them.
 
 let t: TestApp;
@@ -105,15 +107,13 @@ const MICROSOFT_HEAD = [
 ];
 
 describe('conversion values', () => {
-  it('Google, accepted leads (the default; a held lead is no conversion): sold ones at their price, returned included; the rest at ADS_CONVERSION_VALUE', async () => {
+  it('Google, accepted leads (the default; a held lead is no conversion): sold ones at their price, returned ones left out; the rest at ADS_CONVERSION_VALUE', async () => {
     const res = await get('google-ads-conversions', WEEK);
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(
       [
         ...GOOGLE_HEAD,
-        'G-late,"Lead, web",2026-11-02 10:00:00,20.00,USD',
         'G-sold,"Lead, web",2026-11-03 10:00:00,25.00,USD',
-        'G-returned,"Lead, web",2026-11-03 11:30:00,40.00,USD',
         'G-unsold,"Lead, web",2026-11-04 07:00:00,10,USD',
         '',
       ].join('\n'),
@@ -121,17 +121,11 @@ describe('conversion values', () => {
     expect((await get('google-ads-conversions', `${WEEK}&count=accepted`)).body).toBe(res.body);
   });
 
-  it('Google, sold leads only', async () => {
+  it('Google, sold leads only (returned ones left out: issue 47)', async () => {
     const res = await get('google-ads-conversions', `${WEEK}&count=sold`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(
-      [
-        ...GOOGLE_HEAD,
-        'G-late,"Lead, web",2026-11-02 10:00:00,20.00,USD',
-        'G-sold,"Lead, web",2026-11-03 10:00:00,25.00,USD',
-        'G-returned,"Lead, web",2026-11-03 11:30:00,40.00,USD',
-        '',
-      ].join('\n'),
+      [...GOOGLE_HEAD, 'G-sold,"Lead, web",2026-11-03 10:00:00,25.00,USD', ''].join('\n'),
     );
   });
 
@@ -141,8 +135,6 @@ describe('conversion values', () => {
       [
         ...MICROSOFT_HEAD,
         `Offline Conversion,,,,${ids.sold},,USD,"Lead, web",2026-11-03T15:00:00Z,25.00,M-sold`,
-        `Offline Conversion,,,,${ids.returned},,USD,"Lead, web",2026-11-03T16:30:00Z,40.00,M-returned`,
-        `Offline Conversion,,,,${ids.msOnly},,USD,"Lead, web",2026-11-03T18:00:00Z,30.00,M-only`,
         '',
       ].join('\n'),
     );
@@ -159,7 +151,7 @@ describe('conversion values', () => {
       from: '2026-11-01',
       to: '2026-11-07',
       count: 'accepted',
-      rows: 4,
+      rows: 2,
     });
   });
 
@@ -209,6 +201,33 @@ describe('Google Ads conversion adjustments', () => {
       'G-late,"Lead, web",2026-11-02 10:00:00,2026-11-09 10:00:00,RETRACT,,',
       '',
     ]);
+  });
+
+  it('Microsoft: one Retract record per lead with an msclkid returned in the days (issue 47)', async () => {
+    const res = await get('microsoft-ads-conversion-adjustments', WEEK);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="microsoft-ads-conversion-adjustments-2026-11-01-to-2026-11-07.csv"',
+    );
+    expect(res.body).toBe(
+      [
+        'Type,Status,Id,Parent Id,Client Id,Name,Conversion Currency Code,Conversion Name,Conversion Time,Conversion Value,Microsoft Click Id,Adjustment Type,Adjustment Time,Adjustment Value,Adjustment Currency Code',
+        'Format Version,,,,,6.0,,,,,,,,,',
+        `Offline Conversion,,,,${ids.returned},,,"Lead, web",2026-11-03T16:30:00Z,,M-returned,Retract,2026-11-05T14:15:00Z,,`,
+        `Offline Conversion,,,,${ids.msOnly},,,"Lead, web",2026-11-03T18:00:00Z,,M-only,Retract,2026-11-05T15:00:00Z,,`,
+        '',
+      ].join('\n'),
+    );
+    const { rows } = await t.app.db.pool.query(
+      "select detail from audit_log where action = 'leads.export_conversions' order by id desc limit 1",
+    );
+    expect(rows[0]?.detail).toEqual({
+      platform: 'microsoft',
+      file: 'adjustments',
+      from: '2026-11-01',
+      to: '2026-11-07',
+      rows: 2,
+    });
   });
 
   it('refuses bad dates with 400 naming the field, and callers without a session with 401', async () => {

@@ -29,7 +29,7 @@ describe('POST /api/admin/ad-costs', () => {
   it('imports a Google Ads report, and importing it again replaces the same days', async () => {
     const first = await api('POST', '/api/admin/ad-costs', { csv: GOOGLE_CSV });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ imported: 3, replaced: 0, skipped: [] });
+    expect(first.json()).toEqual({ imported: 3, replaced: 0, skipped: [], merged: [] });
     const before = await list();
     expect(before.rows.filter((r) => r.source === 'google')).toEqual([
       expect.objectContaining({ date: '2026-11-01', campaign: 'Brand, Exact', cost: 1204.07 }),
@@ -38,7 +38,7 @@ describe('POST /api/admin/ad-costs', () => {
     ]);
 
     const again = await api('POST', '/api/admin/ad-costs', { csv: GOOGLE_CSV });
-    expect(again.json()).toEqual({ imported: 0, replaced: 3, skipped: [] });
+    expect(again.json()).toEqual({ imported: 0, replaced: 3, skipped: [], merged: [] });
     expect(await list()).toEqual({
       ...before,
       rows: before.rows.map((r) => ({ ...r, importedAt: expect.any(String) })),
@@ -48,7 +48,7 @@ describe('POST /api/admin/ad-costs', () => {
     const corrected = await api('POST', '/api/admin/ad-costs', {
       rows: [{ date: '2026-11-02', source: 'Google', campaign: 'spring sale', cost: 100 }],
     });
-    expect(corrected.json()).toEqual({ imported: 0, replaced: 1, skipped: [] });
+    expect(corrected.json()).toEqual({ imported: 0, replaced: 1, skipped: [], merged: [] });
     const after = await list('2026-11-02', '2026-11-02');
     expect(after.rows.filter((r) => r.source === 'google')).toEqual([
       expect.objectContaining({ campaign: 'spring sale', cost: 100 }),
@@ -57,7 +57,7 @@ describe('POST /api/admin/ad-costs', () => {
 
   it('imports a Microsoft Advertising report (preamble, total, footer) under bing', async () => {
     const res = await api('POST', '/api/admin/ad-costs', { csv: MICROSOFT_CSV });
-    expect(res.json()).toEqual({ imported: 3, replaced: 0, skipped: [] });
+    expect(res.json()).toEqual({ imported: 3, replaced: 0, skipped: [], merged: [] });
     const bing = (await list()).rows.filter((r) => r.source === 'bing');
     expect(bing.map((r) => [r.date, r.campaign, r.cost])).toEqual([
       ['2026-11-01', 'Spring Sale', 45.1],
@@ -68,6 +68,7 @@ describe('POST /api/admin/ad-costs', () => {
       imported: 0,
       replaced: 3,
       skipped: [],
+      merged: [],
     });
   });
 
@@ -79,6 +80,7 @@ describe('POST /api/admin/ad-costs', () => {
       skipped: [
         { line: 5, reason: 'the row covers more than one day: export the report broken down by day' },
       ],
+      merged: [],
     });
     const meta = (await list()).rows.filter((r) => r.source === 'facebook');
     expect(meta.map((r) => [r.date, r.campaign, r.cost])).toEqual([
@@ -117,6 +119,7 @@ describe('POST /api/admin/ad-costs', () => {
       imported: 1,
       replaced: 0,
       skipped: [{ line: 2, reason: 'the cost is in EUR, not USD' }],
+      merged: [],
     });
 
     const bad = await api('POST', '/api/admin/ad-costs', {
@@ -135,6 +138,81 @@ describe('POST /api/admin/ad-costs', () => {
     const both = await api('POST', '/api/admin/ad-costs', { rows: [], csv: 'x' });
     expect(both.statusCode).toBe(400);
     expect((await api('POST', '/api/admin/ad-costs', {})).statusCode).toBe(400);
+  });
+});
+
+describe('one rule for rows and files (issue 47)', () => {
+  const HEADER = 'Day,Campaign,Currency code,Cost';
+
+  it('refuses a file whose rows break a row’s limits, naming every such row, and imports nothing', async () => {
+    const before = await list('2026-11-01', '2026-12-31');
+    const csv = [
+      HEADER,
+      '2026-12-01,Limits,USD,1.00',
+      '2026-12-02,Limits,USD,1.005', // a fraction of a cent: the rows import refuses 1.005
+      '2026-12-03,Limits,USD,"99,999,999,999"', // above the largest cost of a day
+      '2026-12-04,Limits,USD,2.50',
+      '2026-12-05,Limits,USD,3.000', // whole cents with a third digit: taken as $3.00
+    ].join('\n');
+    const res = await api('POST', '/api/admin/ad-costs', { csv });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      error: 'validation_error',
+      message:
+        'The file cannot be read: line 3: "1.005" has more than 2 decimals: costs are whole cents, and a fraction is not rounded (and 1 more line)',
+      fieldErrors: [
+        {
+          field: 'csv',
+          message:
+            'line 3: "1.005" has more than 2 decimals: costs are whole cents, and a fraction is not rounded',
+        },
+        {
+          field: 'csv',
+          message: 'line 4: "99,999,999,999" is more than $10,000,000.00, the largest cost of a day',
+        },
+      ],
+    });
+    expect(await list('2026-11-01', '2026-12-31')).toEqual(before);
+    // The same values as rows are refused by the rows import, as before.
+    for (const cost of [1.005, 99_999_999_999]) {
+      const rows = await api('POST', '/api/admin/ad-costs', {
+        rows: [{ date: '2026-12-02', source: 'google', campaign: 'Limits', cost }],
+      });
+      expect(rows.statusCode, String(cost)).toBe(400);
+    }
+    // Without the bad lines the file goes in, 3.000 as $3.00.
+    const good = [HEADER, '2026-12-05,Limits,USD,3.000', '2026-12-06,Limits,USD,"10,000,000.00"'].join('\n');
+    expect((await api('POST', '/api/admin/ad-costs', { csv: good })).json()).toMatchObject({ imported: 2 });
+    expect((await list('2026-12-05', '2026-12-06')).rows.map((r) => r.cost)).toEqual([3, 10_000_000]);
+  });
+
+  it('says which lines it merged: the same day and campaign, case and spaces aside', async () => {
+    const csv = [
+      HEADER,
+      '2026-12-10,Winter Sale,USD,10.00',
+      '2026-12-10,winter sale ,USD,5.25',
+      '2026-12-10,Other,USD,1.00',
+      '2026-12-10,WINTER SALE,USD,0.75',
+      '2026-12-11,Winter Sale,USD,2.00',
+    ].join('\n');
+    const res = await api('POST', '/api/admin/ad-costs', { csv });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      imported: 3,
+      replaced: 0,
+      skipped: [],
+      merged: [{ lines: [2, 3, 5], date: '2026-12-10', source: 'google', campaign: 'Winter Sale', cost: 16 }],
+    });
+    const rows = await api('POST', '/api/admin/ad-costs', {
+      rows: [
+        { date: '2026-12-12', source: 'tiktok', campaign: 'Launch', cost: 1 },
+        { date: '2026-12-12', source: ' TikTok', campaign: 'launch', cost: 2 },
+      ],
+    });
+    expect(rows.json()).toMatchObject({
+      imported: 1,
+      merged: [{ lines: [1, 2], date: '2026-12-12', source: 'tiktok', campaign: 'Launch', cost: 3 }],
+    });
   });
 });
 

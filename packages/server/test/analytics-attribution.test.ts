@@ -160,6 +160,8 @@ describe('attribution of a campaign visit', () => {
         revenue: 0,
         // Issue 35: nothing sold, no cost imported — no ROI and no cost per lead, not 0.
         sold: 0,
+        returned: 0,
+        net: 0,
         cost: 0,
         profit: 0,
         roi: null,

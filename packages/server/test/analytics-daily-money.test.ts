@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAdmin, signIn } from './support/admin';
 import { startTestApp, type TestApp } from './support/test-app';
 
-// The daily chart's money (issue 35, part 2): dailyMoney carries each day's revenue (net of returns) and
-// ad cost, the same money as moneyTotals day by day — sales dated by their day in the business time zone
+// The daily chart's money (issue 35, part 2): dailyMoney carries each day's revenue (gross), net (after
+// returns, issue 47) and ad cost, the same money as moneyTotals day by day — sales dated by their day in the business time zone
 // (America/New_York), costs by their report day — checked against hand-computed values.
 
 let t: TestApp;
@@ -13,8 +13,8 @@ const RANGE = 'startDate=2026-11-02&endDate=2026-11-04';
 
 type Summary = {
   dailyViews: { date: string }[];
-  dailyMoney: { date: string; revenue: number; cost: number | null }[];
-  moneyTotals: { revenue: number; cost: number | null };
+  dailyMoney: { date: string; revenue: number; net: number; cost: number | null }[];
+  moneyTotals: { revenue: number; net: number; cost: number | null };
 };
 async function analytics(query = RANGE) {
   const res = await t.app.inject({ method: 'GET', url: `/api/admin/analytics?${query}`, cookies });
@@ -71,7 +71,7 @@ beforeAll(async () => {
       [first],
     );
   }
-  // Spring: $25.00 on Nov 3, $25.00 on Nov 4, and $25.00 on Nov 3 returned later (no revenue).
+  // Spring: $25.00 on Nov 3, $25.00 on Nov 4, and $25.00 on Nov 3 returned later (in revenue, not in net).
   await sale('Paid Search', 'google', 'Spring', '25.00', '2026-11-03T16:00:00Z');
   await sale('Paid Search', 'google', 'Spring', '25.00', '2026-11-04T15:00:00Z');
   await sale('Paid Search', 'google', 'Spring', '25.00', '2026-11-03T17:00:00Z', true);
@@ -102,46 +102,46 @@ afterAll(async () => {
 });
 
 describe('GET /api/admin/analytics: the daily chart’s money', () => {
-  it('gives each day its revenue net of returns and its ad cost, adding up to the totals', async () => {
+  it('gives each day its revenue, net and ad cost, adding up to the totals', async () => {
     const s = await analytics();
     expect(s.dailyViews.map((d) => d.date)).toEqual(['2026-11-02', '2026-11-03', '2026-11-04']);
     expect(s.dailyMoney).toEqual([
-      { date: '2026-11-02', revenue: 0, cost: 7 },
-      { date: '2026-11-03', revenue: 37.34, cost: 45.5 }, // 25 + 12.34; 30 + 15.50
-      { date: '2026-11-04', revenue: 25, cost: 10 },
+      { date: '2026-11-02', revenue: 0, net: 0, cost: 7 },
+      { date: '2026-11-03', revenue: 62.34, net: 37.34, cost: 45.5 }, // 25 + 12.34; 30 + 15.50
+      { date: '2026-11-04', revenue: 25, net: 25, cost: 10 },
     ]);
-    expect(s.moneyTotals).toMatchObject({ revenue: 62.34, cost: 62.5 });
+    expect(s.moneyTotals).toMatchObject({ revenue: 87.34, net: 62.34, cost: 62.5 });
   });
 
   it('gives every day with money over all time', async () => {
     const s = await analytics('');
     expect(s.dailyMoney).toEqual([
-      { date: '2026-11-02', revenue: 0, cost: 7 },
-      { date: '2026-11-03', revenue: 37.34, cost: 45.5 },
-      { date: '2026-11-04', revenue: 25, cost: 10 },
-      { date: '2026-11-10', revenue: 0, cost: 999 },
+      { date: '2026-11-02', revenue: 0, net: 0, cost: 7 },
+      { date: '2026-11-03', revenue: 62.34, net: 37.34, cost: 45.5 },
+      { date: '2026-11-04', revenue: 25, net: 25, cost: 10 },
+      { date: '2026-11-10', revenue: 0, net: 0, cost: 999 },
     ]);
-    expect(s.moneyTotals).toMatchObject({ revenue: 62.34, cost: 1061.5 });
+    expect(s.moneyTotals).toMatchObject({ revenue: 87.34, net: 62.34, cost: 1061.5 });
   });
 
   it('lists a day with money and no event, and narrows by the filters as the sources table does', async () => {
     // Nov 10's cost alone: no event that day, still a day of the chart.
     const late = await analytics('startDate=2026-11-10&endDate=2026-11-10');
     expect(late.dailyViews).toEqual([]);
-    expect(late.dailyMoney).toEqual([{ date: '2026-11-10', revenue: 0, cost: 999 }]);
+    expect(late.dailyMoney).toEqual([{ date: '2026-11-10', revenue: 0, net: 0, cost: 999 }]);
 
     const social = await analytics(`${RANGE}&channel=Paid%20Social`);
     expect(social.dailyMoney).toEqual([
-      { date: '2026-11-02', revenue: 0, cost: 0 },
-      { date: '2026-11-03', revenue: 0, cost: 15.5 },
-      { date: '2026-11-04', revenue: 0, cost: 0 },
+      { date: '2026-11-02', revenue: 0, net: 0, cost: 0 },
+      { date: '2026-11-03', revenue: 0, net: 0, cost: 15.5 },
+      { date: '2026-11-04', revenue: 0, net: 0, cost: 0 },
     ]);
     // Ad cost has no country: unknown under a country filter, the revenue still counted.
     const us = await analytics(`${RANGE}&country=US`);
     expect(us.dailyMoney).toEqual([
-      { date: '2026-11-02', revenue: 0, cost: null },
-      { date: '2026-11-03', revenue: 37.34, cost: null },
-      { date: '2026-11-04', revenue: 25, cost: null },
+      { date: '2026-11-02', revenue: 0, net: 0, cost: null },
+      { date: '2026-11-03', revenue: 62.34, net: 37.34, cost: null },
+      { date: '2026-11-04', revenue: 25, net: 25, cost: null },
     ]);
   });
 });

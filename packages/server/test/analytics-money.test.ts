@@ -21,7 +21,9 @@ const MONEY = [
   'visits',
   'accepted',
   'sold',
+  'returned',
   'revenue',
+  'net',
   'cost',
   'profit',
   'roi',
@@ -95,7 +97,7 @@ beforeAll(async () => {
       ],
     },
   });
-  expect(res.json()).toEqual({ imported: 5, replaced: 0, skipped: [] });
+  expect(res.json()).toEqual({ imported: 5, replaced: 0, skipped: [], merged: [] });
 });
 afterAll(async () => {
   await t?.close();
@@ -107,8 +109,11 @@ describe('GET /api/admin/analytics: money per source', () => {
     expect(money(find(sources, 'google', 'Spring'))).toEqual({
       visits: 200,
       accepted: 4,
-      sold: 2,
-      revenue: 50,
+      // Issue 47 (ADR 073): sold counts the returned lead too, revenue is gross; the figures come from net.
+      sold: 3,
+      returned: 1,
+      revenue: 75,
+      net: 50,
       cost: 40,
       profit: 10,
       roi: 25, // 10 ÷ 40
@@ -119,7 +124,9 @@ describe('GET /api/admin/analytics: money per source', () => {
       visits: 50,
       accepted: 0,
       sold: 0,
+      returned: 0,
       revenue: 0,
+      net: 0,
       cost: 15.5,
       profit: -15.5,
       roi: -100,
@@ -130,7 +137,9 @@ describe('GET /api/admin/analytics: money per source', () => {
       visits: 0,
       accepted: 1,
       sold: 1,
+      returned: 0,
       revenue: 12.34,
+      net: 12.34,
       cost: 0,
       profit: 12.34,
       roi: null, // no cost
@@ -147,7 +156,9 @@ describe('GET /api/admin/analytics: money per source', () => {
       visits: 0,
       accepted: 0,
       sold: 0,
+      returned: 0,
       revenue: 0,
+      net: 0,
       cost: 7,
       profit: -7,
       roi: -100,
@@ -162,12 +173,14 @@ describe('GET /api/admin/analytics: money per source', () => {
   it('totals the money over every source of the filter', async () => {
     const { moneyTotals } = await analytics();
     expect(moneyTotals).toEqual({
-      sold: 3,
-      revenue: 62.34,
+      sold: 4,
+      returned: 1,
+      revenue: 87.34,
+      net: 62.34,
       cost: 62.5,
       profit: -0.16,
       roi: -0.3, // −0.16 ÷ 62.50 = −0.256 %
-      earningsPerVisit: 0.2494, // 62.34 ÷ 250
+      earningsPerVisit: 0.25, // 62.34 ÷ 250 = 0.24936, to the cent (issue 49)
       costPerAcceptedLead: 12.5, // 62.50 ÷ 5 (4 Spring, 1 November)
     });
   });
@@ -180,7 +193,8 @@ describe('GET /api/admin/analytics: money per source', () => {
     const us = await analytics(`${RANGE}&country=US`);
     const row = find(us.sources, 'google', 'Spring');
     expect(money(row)).toMatchObject({
-      revenue: 50,
+      revenue: 75,
+      net: 50,
       cost: null,
       profit: null,
       roi: null,

@@ -28,8 +28,9 @@ const sql = (text: string, values: unknown[] = []) => pool().query(text, values)
 async function kept(inZone = ZONE) {
   expect(await zone()).toBe(inZone);
   const { rows } = await sql(
-    `select day::text as day, country, channel, source, campaign, sold::int, revenue_cents::int
-     from lead_sale_daily where sold <> 0 or revenue_cents <> 0
+    `select day::text as day, country, channel, source, campaign, sold::int, revenue_cents::int,
+       returned::int, returned_cents::int
+     from lead_sale_daily where sold <> 0 or revenue_cents <> 0 or returned <> 0 or returned_cents <> 0
      order by day, channel, source, campaign, country`,
   );
   return rows;
@@ -38,8 +39,10 @@ async function kept(inZone = ZONE) {
 async function summed(zone = ZONE) {
   const { rows } = await sql(
     `select (created_at at time zone $1)::date::text as day, country, channel, source, campaign,
-       count(*)::int as sold, coalesce(sum(price_cents), 0)::int as revenue_cents
-     from lead_sale where lead_kind = 'website' and status = 'sold' and returned_at is null
+       count(*)::int as sold, coalesce(sum(price_cents), 0)::int as revenue_cents,
+       count(*) filter (where returned_at is not null)::int as returned,
+       coalesce(sum(price_cents) filter (where returned_at is not null), 0)::int as returned_cents
+     from lead_sale where lead_kind = 'website' and status = 'sold'
      group by 1, 2, 3, 4, 5 order by day, channel, source, campaign, country`,
     [zone],
   );
@@ -191,7 +194,8 @@ describe('lead_sale_daily: the sales’ money kept by business day', () => {
     await sale({ at: '2026-11-06T12:00:00Z', cents: null });
     expect(await kept()).toEqual(await summed());
 
-    // A return through the API credits the sale: it leaves the day's sold count and revenue.
+    // A return through the API credits the sale: it stays sold (and in revenue) and counts as returned,
+    // its price credited (issue 47, ADR 073).
     const returned = await sale({ at: new Date().toISOString(), cents: 4000 });
     expect(await kept()).toEqual(await summed());
     const res = await t.app.inject({
@@ -202,6 +206,9 @@ describe('lead_sale_daily: the sales’ money kept by business day', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(await kept()).toEqual(await summed());
+    expect((await kept()).filter((r) => r.returned !== 0)).toEqual([
+      expect.objectContaining({ sold: 1, revenue_cents: 4000, returned: 1, returned_cents: 4000 }),
+    ]);
 
     // A price corrected, a sale moved across midnight in New York and to another campaign, several rows
     // in one statement.

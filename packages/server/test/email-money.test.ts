@@ -4,8 +4,9 @@ import { seedAdmin, signIn } from './support/admin';
 import { startSink } from './support/smtp-sink';
 import { startTestApp, type TestApp } from './support/test-app';
 
-// Issue 35 part 4: the e-mail summaries carry the money of their period — revenue net of returns, ad cost,
-// profit, the top and bottom campaigns by profit — as the analytics sources table computes it. Against a
+// Issue 35 part 4: the e-mail summaries carry the money of their period — leads sold and returned, revenue
+// (gross) and net (after returns, issue 47), ad cost, profit, the top and bottom campaigns by profit — as
+// the analytics sources table computes it. Against a
 // local SMTP sink; each test passes the instant to runDue().
 
 let sink: Awaited<ReturnType<typeof startSink>>;
@@ -121,15 +122,18 @@ function moneyLines(raw: string): string[] {
 }
 
 describe('the money section of the e-mail summaries', () => {
-  it('weekly: revenue net of returns, cost, profit and the three best and worst campaigns of the week', async () => {
+  it('weekly: sold, returned, revenue, net, cost, profit and the three best and worst campaigns of the week', async () => {
     const sent = await t.app.emailReports.runDue(new Date('2026-11-30T14:05:00Z'));
     expect(sent).toEqual(expect.arrayContaining(['daily:2026-11-29', 'weekly:2026-11-23']));
     const weekly = sink.inbox.find((m) => /Weekly lead summary/.test(m.raw));
     expect(moneyLines(weekly?.raw ?? '')).toEqual([
       'Money',
-      '  Revenue (net of returns): $167.34', // 50 + 100 + 12.34 + 5
+      '  Sold (returned ones included): 6', // Spring 3, Summer, November, Fall
+      '  Returned: 1',
+      '  Revenue (gross): $192.34', // 75 + 100 + 12.34 + 5
+      '  Net (revenue after returns): $167.34', // less Spring's returned 25
       '  Ad cost: $107.50', // 30 + 10 + 15.50 + 45 + 7
-      '  Profit: $59.84',
+      '  Profit (net - ad cost): $59.84',
       '  Top: google / Summer: $90.00',
       '  Top: google / Spring: $20.00',
       '  Top: newsletter / November: $12.34',
@@ -144,9 +148,12 @@ describe('the money section of the e-mail summaries', () => {
     const daily = sink.inbox.find((m) => /Daily lead summary, 2026-11-29/.test(m.raw));
     expect(moneyLines(daily?.raw ?? '')).toEqual([
       'Money',
-      '  Revenue (net of returns): $0.00',
+      '  Sold (returned ones included): 0',
+      '  Returned: 0',
+      '  Revenue (gross): $0.00',
+      '  Net (revenue after returns): $0.00',
       '  Ad cost: $7.00',
-      '  Profit: -$7.00',
+      '  Profit (net - ad cost): -$7.00',
       '  Top: bing / Ghost: -$7.00',
       '  Top and bottom campaigns (source / campaign) by profit.',
     ]);
@@ -184,9 +191,12 @@ describe('the money section of the e-mail summaries', () => {
     const monthly = sink.inbox.find((m) => /Monthly lead summary, 2026-11-01 to 2026-11-30/.test(m.raw));
     expect(moneyLines(monthly?.raw ?? '')).toEqual([
       'Money',
-      '  Revenue (net of returns): $667.34', // the week's 167.34 and the Monday after's 500
+      '  Sold (returned ones included): 7',
+      '  Returned: 1',
+      '  Revenue (gross): $692.34',
+      '  Net (revenue after returns): $667.34', // the week's 167.34 and the Monday after's 500
       '  Ad cost: $1,106.50', // the week's 107.50 and the Sunday before's 999
-      '  Profit: -$439.16',
+      '  Profit (net - ad cost): -$439.16',
       '  Top: google / Spring: $20.00',
       '  Top: newsletter / November: $12.34',
       '  Top: bing / Ghost: -$7.00',

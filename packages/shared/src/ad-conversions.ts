@@ -24,7 +24,11 @@ export const AD_CONVERSION_EXPORTS: Record<
   },
 };
 
-/** Which leads a conversion file counts (issue 35): accepted leads (the default), or sold ones only. */
+/**
+ * Which leads a conversion file counts (issue 35): accepted leads (the default), or sold ones only. Either
+ * way a lead its buyer returned is left out (issue 47): it is no conversion to bid on, and one uploaded
+ * before the return is retracted by the retraction file.
+ */
 export const AD_CONVERSION_COUNTS = ['accepted', 'sold'] as const;
 export type AdConversionCount = (typeof AD_CONVERSION_COUNTS)[number];
 export const AD_CONVERSION_COUNT_LABELS: Record<AdConversionCount, string> = {
@@ -33,19 +37,33 @@ export const AD_CONVERSION_COUNT_LABELS: Record<AdConversionCount, string> = {
 };
 
 /**
- * Google Ads conversion adjustments (issue 35): a RETRACT for each lead returned by its buyer, so the
- * conversion uploaded with its price stops counting.
+ * The retraction files (issue 35 for Google; issue 47 for Microsoft): a retraction for each lead returned
+ * by its buyer, so the conversion uploaded with its price stops counting — Google Ads' conversion
+ * adjustments import (RETRACT) and Microsoft Advertising's bulk Offline Conversion records with
+ * Adjustment Type "Retract".
  */
-export const GOOGLE_ADS_ADJUSTMENTS_EXPORT = {
-  label: 'Google Ads conversion adjustments',
-  path: '/api/admin/exports/google-ads-conversion-adjustments',
-  filePrefix: 'google-ads-conversion-adjustments',
-  clickId: 'gclid',
-} as const;
+export const AD_ADJUSTMENT_EXPORTS: Record<
+  AdPlatform,
+  { label: string; path: string; filePrefix: string; clickId: 'gclid' | 'msclkid' }
+> = {
+  google: {
+    label: 'Google Ads conversion adjustments',
+    path: '/api/admin/exports/google-ads-conversion-adjustments',
+    filePrefix: 'google-ads-conversion-adjustments',
+    clickId: 'gclid',
+  },
+  microsoft: {
+    label: 'Microsoft Ads conversion retractions',
+    path: '/api/admin/exports/microsoft-ads-conversion-adjustments',
+    filePrefix: 'microsoft-ads-conversion-adjustments',
+    clickId: 'msclkid',
+  },
+};
+export const GOOGLE_ADS_ADJUSTMENTS_EXPORT = AD_ADJUSTMENT_EXPORTS.google;
 
 /** google-ads-conversion-adjustments-2026-11-01-to-2026-11-07.csv: the business days of the returns. */
-export function adAdjustmentsFileName(from: string, to: string): string {
-  return `${GOOGLE_ADS_ADJUSTMENTS_EXPORT.filePrefix}-${from}-to-${to}.csv`;
+export function adAdjustmentsFileName(from: string, to: string, platform: AdPlatform = 'google'): string {
+  return `${AD_ADJUSTMENT_EXPORTS[platform].filePrefix}-${from}-to-${to}.csv`;
 }
 
 /** google-ads-conversions-2026-11-01-to-2026-11-07.csv: the business days the file covers. */

@@ -16,6 +16,19 @@ export const adCostImportAnswerSchema = z.object({
       }),
     )
     .describe('Rows refused (another currency, a Meta row spanning several days), each with why'),
+  merged: z
+    .array(
+      z.object({
+        lines: z.array(count()).describe('The lines merged (as skipped numbers them)'),
+        date: isoDate(),
+        source: text(),
+        campaign: text('The first spelling, trimmed'),
+        cost: money('USD, the lines summed'),
+      }),
+    )
+    .describe(
+      'Lines with the same day, source and campaign (case and spaces aside), written as one row with their costs summed',
+    ),
 });
 
 export const adCostRowsSchema = z.object({

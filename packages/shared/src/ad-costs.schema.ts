@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_AD_COST_CSV, MAX_AD_COST_ROWS } from './ad-costs';
+import { MAX_AD_COST_CSV, MAX_AD_COST_ROWS, MAX_DAILY_COST } from './ad-costs';
 import { hasWholeCents } from './money';
 
 export * from './ad-costs';
@@ -26,8 +26,6 @@ const name = (field: string, max: number) =>
     .min(1, `${field} is required`)
     .max(max, `${field} is too long (at most ${max} characters)`);
 
-/** Largest cost of one campaign on one day, USD: above it a typo (a missing decimal point) is likelier. */
-export const MAX_DAILY_COST = 10_000_000;
 const COST_WORDS = `cost must be a number of dollars from 0 to ${MAX_DAILY_COST}, at most 2 decimals`;
 
 export const adCostRowSchema = z.object({

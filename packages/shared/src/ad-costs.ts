@@ -27,6 +27,11 @@ export type AdCostPlatform = keyof typeof AD_COST_PLATFORMS;
 export const MAX_AD_COST_ROWS = 20_000;
 /** Characters of an uploaded report (a year of daily rows for a few hundred campaigns). */
 export const MAX_AD_COST_CSV = 4_000_000;
+/**
+ * Largest cost of one campaign on one day, USD: above it a typo (a missing decimal point) is likelier. The
+ * same for rows and files (issue 47: a file's 99,999,999,999 went in where a row's was refused).
+ */
+export const MAX_DAILY_COST = 10_000_000;
 
 /**
  * How costs meet traffic: a source and a campaign name, trimmed and compared without regard to case
@@ -62,4 +67,10 @@ export type AdCostImportAnswer = {
   replaced: number;
   /** Rows refused, by their line in the file (or their place in `rows`, from 1) and why. */
   skipped: { line: number; reason: string }[];
+  /**
+   * Issue 47: lines of one import with the same day, source and campaign (case and spaces aside) —
+   * a report broken down by ad set, a campaign spelled twice — written as one row, their costs summed:
+   * each merged row with its lines (as `skipped` numbers them), the spelling kept and the summed cost (USD).
+   */
+  merged: { lines: number[]; date: string; source: string; campaign: string; cost: number }[];
 };

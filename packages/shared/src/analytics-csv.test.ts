@@ -48,8 +48,10 @@ const summary: AnalyticsSummary = {
       held: 1,
       rejected: 0,
       topReasons: [{ reason: 'EMAIL_TYPO', leads: 1 }],
-      revenue: 20.5,
-      sold: 2,
+      revenue: 45.5,
+      sold: 3,
+      returned: 1,
+      net: 20.5,
       cost: 30,
       profit: -9.5,
       roi: -31.7,
@@ -59,12 +61,14 @@ const summary: AnalyticsSummary = {
   ],
   dailyMoney: [],
   moneyTotals: {
-    sold: 2,
-    revenue: 20.5,
+    sold: 3,
+    returned: 1,
+    revenue: 45.5,
+    net: 20.5,
     cost: null,
     profit: null,
     roi: null,
-    earningsPerVisit: 10.25,
+    earningsPerVisit: 9,
     costPerAcceptedLead: null,
   },
   leadsWithoutVisit: 2,
@@ -92,13 +96,21 @@ describe('analytics CSV (issue 26)', () => {
     expect(lines).toContain('funnel,Lead accepted,visits,1');
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",held,1');
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",topReasons,EMAIL_TYPO 1');
-    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",revenue,20.50');
+    // Issue 47: sold counts the returned lead too, revenue is gross, net is after the return.
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",sold,3');
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",returned,1');
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",revenue,45.50');
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",net,20.50');
+    expect(lines).toContain('money,All sources,returned,1');
+    expect(lines).toContain('money,All sources,net,20.50');
     expect(lines).toContain('funnel,Leads without a tracked visit,leads,2');
     // Issue 35: a loss stays a number (not defused as a formula); an undefined figure is an empty cell.
-    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",profit,-9.5');
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",profit,-9.50');
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",roi,-31.7');
     expect(lines).toContain('money,All sources,cost,');
-    expect(lines).toContain('money,All sources,earningsPerVisit,10.25');
+    // Issue 49: money per visit in cents, two decimals, as every other money figure.
+    expect(lines).toContain('money,All sources,earningsPerVisit,9.00');
+    expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",earningsPerVisit,10.25');
     expect(lines).toContain('source,"Paid Search / google / spring, ""sale""",conversionRate,50');
     expect(lines).toContain('deviceType,mobile,visits,2');
     expect(lines).toContain('browser,Safari,visits,2');

@@ -6,19 +6,27 @@ import type { AnalyticsQueryInput } from './analytics-query.schema';
 // range, as one long table (section, name, metric, value) that any spreadsheet pivots. Built from the
 // answer the page already holds, so the file always matches the screen.
 
+/** A plain decimal number such as -9.50: a spreadsheet reads it as a number, never runs it. */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
 /** One field: quoted when needed; a leading = + - @ (or tab/CR) is defused so a spreadsheet never runs it. */
 export function csvField(value: string | number): string {
   let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !PLAIN_NUMBER.test(text)) {
+    text = `'${text}`;
+  }
   return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 type Row = [section: string, name: string, metric: string, value: string | number];
 /**
- * A money figure (issue 35) as a number — a loss's "-15.50" as text would be defused like a formula —
- * and an undefined one as an empty cell, never 0.
+ * A money figure (issue 35) in dollars with two decimals, as every screen shows it (issue 49: "5.0682"
+ * beside "9"), and an undefined one as an empty cell, never 0. A loss's "-15.50" is a plain number: not
+ * defused.
  */
-const money = (v: number | null) => v ?? '';
+const money = (v: number | null) => (v === null ? '' : v.toFixed(2));
+/** A percent (ROI) as a number; an undefined one as an empty cell. */
+const percent = (v: number | null) => v ?? '';
 
 export function analyticsCsv(summary: AnalyticsSummary, query: AnalyticsQueryInput, zone: string): string {
   const rows: Row[] = [];
@@ -59,11 +67,13 @@ export function analyticsCsv(summary: AnalyticsSummary, query: AnalyticsQueryInp
       ['source', name, 'held', s.held],
       ['source', name, 'rejected', s.rejected],
       ['source', name, 'topReasons', s.topReasons.map((r) => `${r.reason} ${r.leads}`).join('; ')],
-      ['source', name, 'revenue', s.revenue.toFixed(2)],
       ['source', name, 'sold', s.sold],
+      ['source', name, 'returned', s.returned],
+      ['source', name, 'revenue', money(s.revenue)],
+      ['source', name, 'net', money(s.net)],
       ['source', name, 'cost', money(s.cost)],
       ['source', name, 'profit', money(s.profit)],
-      ['source', name, 'roi', money(s.roi)],
+      ['source', name, 'roi', percent(s.roi)],
       ['source', name, 'earningsPerVisit', money(s.earningsPerVisit)],
       ['source', name, 'costPerAcceptedLead', money(s.costPerAcceptedLead)],
     );
@@ -71,10 +81,12 @@ export function analyticsCsv(summary: AnalyticsSummary, query: AnalyticsQueryInp
   const m = summary.moneyTotals;
   rows.push(
     ['money', 'All sources', 'sold', m.sold],
-    ['money', 'All sources', 'revenue', m.revenue.toFixed(2)],
+    ['money', 'All sources', 'returned', m.returned],
+    ['money', 'All sources', 'revenue', money(m.revenue)],
+    ['money', 'All sources', 'net', money(m.net)],
     ['money', 'All sources', 'cost', money(m.cost)],
     ['money', 'All sources', 'profit', money(m.profit)],
-    ['money', 'All sources', 'roi', money(m.roi)],
+    ['money', 'All sources', 'roi', percent(m.roi)],
     ['money', 'All sources', 'earningsPerVisit', money(m.earningsPerVisit)],
     ['money', 'All sources', 'costPerAcceptedLead', money(m.costPerAcceptedLead)],
   );

@@ -111,13 +111,13 @@ describe('chartDays (issue 35: the daily chart’s money)', () => {
   it('puts each day’s revenue and cost beside its events, and adds the days with money only', () => {
     expect(
       chartDays(days, [
-        { date: '2026-11-03', revenue: 37.34, cost: 45.5 },
-        { date: '2026-11-04', revenue: 25, cost: null },
+        { date: '2026-11-03', net: 37.34, cost: 45.5 },
+        { date: '2026-11-04', net: 25, cost: null },
       ]),
     ).toEqual([
-      { date: '2026-11-02', views: 4, clicks: 1, surveyStarts: 0, revenue: 0, cost: 0 },
-      { date: '2026-11-03', views: 2, clicks: 0, surveyStarts: 1, revenue: 37.34, cost: 45.5 },
-      { date: '2026-11-04', views: 0, clicks: 0, surveyStarts: 0, revenue: 25, cost: null },
+      { date: '2026-11-02', views: 4, clicks: 1, surveyStarts: 0, net: 0, cost: 0 },
+      { date: '2026-11-03', views: 2, clicks: 0, surveyStarts: 1, net: 37.34, cost: 45.5 },
+      { date: '2026-11-04', views: 0, clicks: 0, surveyStarts: 0, net: 25, cost: null },
     ]);
   });
 });

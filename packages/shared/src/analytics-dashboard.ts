@@ -1,5 +1,7 @@
 import type { FunnelStep } from './analytics.schema';
 import type { AnalyticsEventType } from './constants';
+import { MONEY_WORDS } from './money-words';
+import { VALID_CONSENT } from './valid-consent';
 
 // The analytics dashboard's texts (spec §2, §4, §8; word for word where the spec gives them) and
 // display constants (§9). The refresh interval is ANALYTICS_REFRESH_MS in constants.ts.
@@ -32,7 +34,7 @@ export const ANALYTICS_TEXTS = {
   dailyActivity: 'Daily Activity',
   series: { views: 'Page Views', clicks: 'Clicks', surveyStarts: 'Survey Starts' },
   /** Issue 35: the daily chart's money, on its own axis in dollars. */
-  moneySeries: { revenue: 'Revenue (net of returns)', cost: 'Ad Cost' },
+  moneySeries: { net: 'Net revenue (after returns)', cost: 'Ad Cost' },
   showMoney: 'Revenue and cost',
   topCountries: 'Top Countries',
   noCountries: 'No country data available',
@@ -107,30 +109,46 @@ export const ANALYTICS_TEXTS = {
       accepted: 'Accepted',
       held: 'Held',
       rejected: 'Rejected',
-      revenue: 'Revenue',
       sold: 'Sold',
+      returned: 'Returned',
+      revenue: 'Revenue',
+      net: 'Net',
       cost: 'Cost',
       profit: 'Profit',
       roi: 'ROI',
       earningsPerVisit: 'EPV',
       costPerAcceptedLead: 'Cost / Accepted',
     },
-    revenueHint: 'What the leads sold for to buyers, net of returns (USD)',
-    // Issue 35: the money columns; blank where a figure has no meaning.
+    // Issue 35: the money columns; blank where a figure has no meaning. The words of ADR 073 (issue 47).
     moneyHints: {
-      sold: 'Leads sold to buyers and not returned',
+      sold: MONEY_WORDS.sold,
+      returned: MONEY_WORDS.returned,
+      revenue: MONEY_WORDS.revenue,
+      net: MONEY_WORDS.net,
       cost: 'Ad cost imported for this source and campaign (USD); blank under a country filter: ad cost has no country',
-      profit: 'Revenue − cost',
+      profit: 'Net − cost',
       roi: 'Profit ÷ cost; blank without cost',
-      earningsPerVisit: 'Earnings per visit: revenue ÷ visits; blank without visits',
+      earningsPerVisit: 'Earnings per visit: net ÷ visits, to the cent; blank without visits',
       costPerAcceptedLead: 'Cost ÷ accepted leads; blank without cost or accepted leads',
     },
-    totals: (t: { revenue: string; cost: string; profit: string; roi: string }) =>
-      `All sources: revenue ${t.revenue}, cost ${t.cost}, profit ${t.profit}, ROI ${t.roi}`,
+    /** Issue 49: the table's two sets of columns, so that either fits a 1440 px screen. */
+    views: { traffic: 'Traffic and quality', money: 'Money' },
+    viewsLabel: 'Columns shown',
+    totals: (t: {
+      sold: string;
+      returned: string;
+      revenue: string;
+      net: string;
+      cost: string;
+      profit: string;
+      roi: string;
+    }) =>
+      `All sources: ${t.sold} sold, ${t.returned} returned; revenue ${t.revenue}, net ${t.net}, cost ${t.cost}, profit ${t.profit}, ROI ${t.roi}`,
     topReasons: 'Top Reasons',
     topReasonsHint: 'The lead-quality reasons given most often to this source’s leads',
     qualityHint: 'Leads by lead-quality verdict (issue 33): accepted leads are the ones sent on',
-    consentRateHint: 'Leads whose consent evidence is complete and not withdrawn, of all leads',
+    consentRateHint: `${VALID_CONSENT.rule} Of all leads.`,
+    consentRule: `${VALID_CONSENT.rule} ${VALID_CONSENT.pageAddress}`,
     conversionRateHint: 'Visits that stored a lead ÷ visits',
     filterBy: (source: string, campaign: string) => `Show only ${source}${campaign ? ` / ${campaign}` : ''}`,
   },
@@ -258,8 +276,11 @@ export function zeroFillDays(
   return out;
 }
 
-/** A day of the daily chart: its events, and with the money shown its revenue and ad cost (USD). */
-export type ChartDay = DayActivity & { revenue?: number; cost?: number | null };
+/**
+ * A day of the daily chart: its events, and with the money shown its net revenue (after returns: what was
+ * earned, as profit counts it — ADR 073) and ad cost (USD).
+ */
+export type ChartDay = DayActivity & { net?: number; cost?: number | null };
 
 /**
  * The daily chart's days (issue 35): the activity alone, or with each day's revenue and ad cost beside it —
@@ -267,13 +288,13 @@ export type ChartDay = DayActivity & { revenue?: number; cost?: number | null };
  */
 export function chartDays(
   days: DayActivity[],
-  money: { date: string; revenue: number; cost: number | null }[] | null,
+  money: { date: string; net: number; cost: number | null }[] | null,
 ): ChartDay[] {
   if (!money) return days;
-  const byDate = new Map<string, ChartDay>(days.map((d) => [d.date, { ...d, revenue: 0, cost: 0 }]));
+  const byDate = new Map<string, ChartDay>(days.map((d) => [d.date, { ...d, net: 0, cost: 0 }]));
   for (const m of money) {
     const day = byDate.get(m.date) ?? { date: m.date, views: 0, clicks: 0, surveyStarts: 0 };
-    byDate.set(m.date, { ...day, revenue: m.revenue, cost: m.cost });
+    byDate.set(m.date, { ...day, net: m.net, cost: m.cost });
   }
   return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
 }

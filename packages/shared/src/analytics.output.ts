@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { FUNNEL_STEPS } from './analytics.schema';
 import { CHANNELS } from './channel';
+import { MONEY_WORDS } from './money-words';
 import { count, isoDate, text } from './output-fields';
+import { VALID_CONSENT } from './valid-consent';
 
 // What the analytics operations answer (issue 23: their procedures' `.output()`). The types of
 // ./analytics.schema.ts (zod-free, for the web) must satisfy these.
@@ -24,14 +26,19 @@ const breakdown = (description: string) =>
 
 /** Money per source (issue 35): a figure without meaning is null, never 0 or ∞. */
 const money = {
-  sold: count('Leads sold to buyers and not returned'),
+  sold: count(MONEY_WORDS.sold),
+  returned: count(MONEY_WORDS.returned),
+  net: z.number().describe(MONEY_WORDS.net),
   cost: z
     .number()
     .nullable()
     .describe('Ad cost imported for the source and campaign, USD (0 when none); null under a country filter'),
-  profit: z.number().nullable().describe('revenue − cost, USD; null when cost is'),
+  profit: z.number().nullable().describe('net − cost, USD; null when cost is'),
   roi: z.number().nullable().describe('profit ÷ cost, percent with one decimal; null without cost'),
-  earningsPerVisit: z.number().nullable().describe('revenue ÷ visits, USD; null without visits'),
+  earningsPerVisit: z
+    .number()
+    .nullable()
+    .describe('net ÷ visits, USD rounded to the cent; null without visits'),
   costPerAcceptedLead: z
     .number()
     .nullable()
@@ -72,17 +79,16 @@ export const analyticsSummarySchema = z.object({
     .array(
       z.object({
         date: isoDate(),
-        revenue: z
-          .number()
-          .describe('USD, net of returns: the sales made that day, as moneyTotals counts them'),
+        revenue: z.number().describe(`${MONEY_WORDS.revenue}: the sales of that day's offers`),
+        net: z.number().describe(MONEY_WORDS.net),
         cost: z.number().nullable().describe('Ad cost of the day, USD; null under a country filter'),
       }),
     )
     .describe(
-      "Revenue and ad cost per day (issue 35), adding up to moneyTotals: every day of dailyViews and every day with money but no event, in date order — the daily chart's money",
+      "Revenue, net and ad cost per day (issue 35), adding up to moneyTotals: every day of dailyViews and every day with money but no event, in date order — the daily chart's money",
     ),
   moneyTotals: z
-    .object({ revenue: z.number().describe('USD, net of returns'), ...money })
+    .object({ revenue: z.number().describe(MONEY_WORDS.revenue), ...money })
     .describe('The money columns over every source of the filter (issue 35)'),
   sources: z.array(
     z.object({
@@ -95,8 +101,11 @@ export const analyticsSummarySchema = z.object({
       leads: count('Every website lead of the source'),
       leadVisits: count('Visits of the source that stored a lead'),
       leadsWithoutVisit: count('Leads of the source whose session had no tracked visit'),
-      consentingLeads: count('Consent evidence complete and not withdrawn'),
-      consentRate: z.number().nullable().describe('Percent of leads; null without leads'),
+      consentingLeads: count(`${VALID_CONSENT.rule} ${VALID_CONSENT.pageAddress}`),
+      consentRate: z
+        .number()
+        .nullable()
+        .describe('consentingLeads ÷ leads, percent with one decimal; null without leads'),
       conversionRate: z
         .number()
         .nullable()
@@ -107,7 +116,7 @@ export const analyticsSummarySchema = z.object({
       topReasons: z
         .array(z.object({ reason: text('A lead-quality reason code'), leads: count() }))
         .describe('The reasons given most often to the source’s held and rejected leads (up to 3)'),
-      revenue: z.number().describe('What the source’s leads sold for to buyers, USD, net of returns'),
+      revenue: z.number().describe(MONEY_WORDS.revenue),
       ...money,
     }),
   ),

@@ -92,7 +92,7 @@ export type SourceRow = {
   held: number;
   rejected: number;
   topReasons: { reason: string; leads: number }[];
-  /** Lead buyers (issue 34): what the source's leads sold for, USD, net of returns. */
+  /** Lead buyers (issue 34): what the source's leads sold for, USD, gross (MONEY_WORDS, ADR 073). */
   revenue: number;
 } & MoneyColumns;
 
@@ -101,15 +101,19 @@ export type SourceRow = {
  * screen), never 0 or ∞.
  */
 export type MoneyColumns = {
-  /** Leads sold to buyers and not returned (revenue is theirs). */
+  /** Leads a buyer bought, returned ones included (MONEY_WORDS, ADR 073). */
   sold: number;
+  /** Of the sold leads, the ones their buyer returned. */
+  returned: number;
+  /** Revenue after returns, USD: what profit, ROI and earnings per visit are worked out from. */
+  net: number;
   /** Ad cost imported for the source and campaign, USD; 0 when none was; null under a country filter (ad cost has no country). */
   cost: number | null;
-  /** revenue − cost, USD; null when cost is. */
+  /** net − cost, USD; null when cost is. */
   profit: number | null;
   /** profit ÷ cost, percent; null without cost. */
   roi: number | null;
-  /** revenue ÷ visits, USD; null without visits. */
+  /** net ÷ visits, USD in whole cents; null without visits. */
   earningsPerVisit: number | null;
   /** cost ÷ accepted leads, USD; null without cost or accepted leads. */
   costPerAcceptedLead: number | null;
@@ -143,11 +147,11 @@ export type AnalyticsSummary = {
   funnel: { step: FunnelStep; count: number }[];
   sources: SourceRow[];
   /**
-   * Issue 35: revenue (net of returns) and ad cost per day, USD, the same money as moneyTotals day by day:
-   * one entry for each day of dailyViews and for each day with money but no event, in date order. cost is
-   * null under a country filter (ad cost has no country).
+   * Issue 35: revenue (gross), net (after returns) and ad cost per day, USD, the same money as moneyTotals
+   * day by day: one entry for each day of dailyViews and for each day with money but no event, in date
+   * order. cost is null under a country filter (ad cost has no country).
    */
-  dailyMoney: { date: string; revenue: number; cost: number | null }[];
+  dailyMoney: { date: string; revenue: number; net: number; cost: number | null }[];
   /** Issue 35: the money columns over every source of the filter (not only the rows listed). */
   moneyTotals: { revenue: number } & MoneyColumns;
   // Additions of issue 26.

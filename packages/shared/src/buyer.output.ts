@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buyerCreateSchema, storedRulesSchema } from './buyer.schema';
 import { SALE_OUTCOMES, SALE_STATUSES } from './buyers';
+import { MONEY_WORDS } from './money-words';
 import { count, dateTime, flag, nullableText, text, uuid } from './output-fields';
 
 // What the buyer admin operations answer (issue 34, ADR 069). The view types of ./buyers.ts (zod-free,
@@ -22,7 +23,17 @@ export const buyerSchema = z.object({
       usedAmount: money('Revenue counted in the current period, USD'),
     }),
   ),
-  today: z.object({ offered: count(), sold: count(), revenue: money('USD') }),
+  today: z
+    .object({
+      offered: count(),
+      sold: count(MONEY_WORDS.sold),
+      returned: count(MONEY_WORDS.returned),
+      revenue: money(MONEY_WORDS.revenue),
+      net: money(MONEY_WORDS.net),
+    })
+    .describe(
+      "Today's figures: sold, returned, revenue and net count the leads offered today (the business day of the offer) and sold to this buyer, as GET /api/admin/revenue counts them",
+    ),
   createdAt: dateTime(),
   updatedAt: dateTime(),
 });
@@ -88,9 +99,10 @@ export const revenueRowsSchema = z.array(
   z.object({
     key: text('The day (YYYY-MM-DD), buyer name, source or campaign'),
     offered: count('Leads offered to at least one buyer'),
-    sold: count(),
-    revenue: money('USD, sold leads at their price'),
-    returned: money('USD credited back for returns'),
-    net: money('revenue − returned'),
+    sold: count(MONEY_WORDS.sold),
+    returned: count(MONEY_WORDS.returned),
+    revenue: money(MONEY_WORDS.revenue),
+    credited: money(MONEY_WORDS.credited),
+    net: money(MONEY_WORDS.net),
   }),
 );

@@ -173,7 +173,8 @@ export type BuyerView = Omit<BuyerConfig, 'caps'> & {
   pausedReason: string | null;
   consecutiveErrors: number;
   caps: BuyerCapUse[];
-  today: { offered: number; sold: number; revenue: number };
+  /** Today's figures, in the words of MONEY_WORDS (ADR 073): revenue gross, net after returns. */
+  today: { offered: number; sold: number; returned: number; revenue: number; net: number };
   createdAt: string;
   updatedAt: string;
 };
@@ -208,11 +209,13 @@ export type LeadSaleView = {
   attempts: SaleAttemptView[];
 };
 
+/** A row of GET /api/admin/revenue, in the words of MONEY_WORDS (ADR 073). */
 export type RevenueRow = {
   key: string;
   offered: number;
   sold: number;
-  revenue: number;
   returned: number;
+  revenue: number;
+  credited: number;
   net: number;
 };

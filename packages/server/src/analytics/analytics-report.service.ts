@@ -180,7 +180,7 @@ export async function getAnalyticsSummary(
   // The chart's money (issue 35): a figure for every day it shows, and the days with money and no event.
   const moneyByDay = new Map(report.dailyMoney.map((d) => [d.date, d]));
   const moneyDays = [...new Set([...dailyViews.map((d) => d.date), ...moneyByDay.keys()])].sort();
-  const noMoney = (date: string) => ({ date, revenue: 0, cost: q.country ? null : 0 });
+  const noMoney = (date: string) => ({ date, revenue: 0, net: 0, cost: q.country ? null : 0 });
   return {
     totalPageViews,
     totalClicks,

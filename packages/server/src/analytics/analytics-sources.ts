@@ -129,6 +129,8 @@ const NO_QUALITY = () => ({ accepted: 0, held: 0, rejected: 0, topReasons: [], r
 /** The money columns before the figures are worked out (issue 35). */
 const NO_MONEY = () => ({
   sold: 0,
+  returned: 0,
+  net: 0,
   cost: null,
   profit: null,
   roi: null,
@@ -224,9 +226,11 @@ export type SourcesReport = Pick<
 >;
 
 /**
- * Revenue by source (issue 34): the website leads of the range sold to buyers, at their price, net of
- * returns, keyed as the lead rollups are (the day of the offer in the business time zone). Read from the
- * kept daily sums (`lead_sale_daily`, ADR 070) when they are summed in `timeZone`, else from the sales.
+ * Sales by source (issue 34; the words of issue 47, ADR 073): the website leads of the range sold to
+ * buyers — `sold` counts them all, returned ones included, `returned` the returned ones; revenue_cents adds
+ * their prices (gross), returned_cents the prices of the returned ones (net is the difference) — keyed as
+ * the lead rollups are (the day of the offer in the business time zone). Read from the kept daily sums
+ * (`lead_sale_daily`, ADR 070) when they are summed in `timeZone`, else from the sales.
  */
 function revenueSql(
   q: AnalyticsQuery,
@@ -240,15 +244,15 @@ function revenueSql(
   const clauses = attributionClauses(q, params);
   let day: () => string;
   let table: string;
-  let sold: string;
-  let revenue: string;
+  let sums: string;
   if (from === 'rollup') {
     table = 'lead_sale_daily';
     day = () => 'day';
     if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
     if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
-    sold = 'sum(sold)::text as sold';
-    revenue = 'coalesce(sum(revenue_cents), 0)::text as revenue_cents';
+    sums = `sum(sold)::text as sold, sum(returned)::text as returned,
+      coalesce(sum(revenue_cents), 0)::text as revenue_cents,
+      coalesce(sum(returned_cents), 0)::text as returned_cents`;
   } else {
     table = 'lead_sale';
     clauses.push(`lead_kind = 'website'`, `status = 'sold'`);
@@ -263,9 +267,10 @@ function revenueSql(
       const to = params.add(range.to);
       clauses.push(`created_at < (${to}::date + 2)::timestamptz`, `${day()} <= ${to}::date`);
     }
-    sold = 'count(*) filter (where returned_at is null)::text as sold';
     // Whole cents: no float ever adds money up.
-    revenue = `coalesce(sum(price_cents) filter (where returned_at is null), 0)::text as revenue_cents`;
+    sums = `count(*)::text as sold, count(*) filter (where returned_at is not null)::text as returned,
+      coalesce(sum(price_cents), 0)::text as revenue_cents,
+      coalesce(sum(price_cents) filter (where returned_at is not null), 0)::text as returned_cents`;
   }
   if (only) {
     const keys = ['channel', 'source', 'campaign'] as const;
@@ -273,13 +278,16 @@ function revenueSql(
     clauses.push(`(channel, source, campaign) in (select * from unnest(${arrays}))`);
   }
   if (by === 'day') {
-    return `select ${day()}::text as day, ${revenue} from ${table} ${where(clauses)} group by 1`;
+    return `select ${day()}::text as day, ${sums} from ${table} ${where(clauses)} group by 1`;
   }
   // One scan for both: the rows by source (day null) and the day sums (by_day).
   return `select grouping(channel, source, campaign) <> 0 as by_day, channel, source, campaign,
-      ${day()}::text as day, ${sold}, ${revenue}
+      ${day()}::text as day, ${sums}
     from ${table} ${where(clauses)} group by grouping sets ((channel, source, campaign), (${day()}))`;
 }
+
+/** A group of sales as revenueSql sums it (bigint sums: text from pg). */
+type SaleSums = { sold: string; returned: string; revenue_cents: string; returned_cents: string };
 
 /**
  * Ad cost by source and campaign (issue 35), one grouped query over the filter's days. Ad cost has no
@@ -339,7 +347,7 @@ export async function getSourcesReport(
   );
   const revenueByDay = async (only?: { channel: string; source: string; campaign: string }[]) => {
     const params = new Params();
-    return pool.query<{ day: string; revenue_cents: string }>(
+    return pool.query<{ day: string } & SaleSums>(
       revenueSql(q, range, timeZone, params, 'day', await salesFrom, only),
       params.values,
     );
@@ -381,15 +389,9 @@ export async function getSourcesReport(
       reasonParams.values,
     ),
     salesFrom.then((from) =>
-      pool.query<{
-        by_day: boolean;
-        channel: Channel;
-        source: string;
-        campaign: string;
-        day: string;
-        sold: string;
-        revenue_cents: string;
-      }>(revenueSql(q, range, timeZone, revenueParams, 'source and day', from), revenueParams.values),
+      pool.query<
+        { by_day: boolean; channel: Channel; source: string; campaign: string; day: string } & SaleSums
+      >(revenueSql(q, range, timeZone, revenueParams, 'source and day', from), revenueParams.values),
     ),
     costsKnown
       ? pool.query<{ source: string; campaign: string; cost_cents: string }>(
@@ -441,8 +443,8 @@ export async function getSourcesReport(
     row.held = Number(qr.held);
     row.rejected = Number(qr.rejected);
   }
-  // Money (issue 35), kept in cents until each row's figures are worked out.
-  const revenueCents = new Map<SourceRow, number>();
+  // Money (issue 35), kept in cents until each row's figures are worked out: gross and credited back.
+  const saleCents = new Map<SourceRow, { revenue: number; credited: number }>();
   // Sales of a source without a row of the range (its lead and visits in other days) count in no row:
   // the daily chart leaves them out too.
   const revenueLeftOut: { channel: string; source: string; campaign: string }[] = [];
@@ -453,7 +455,8 @@ export async function getSourcesReport(
       continue;
     }
     row.sold = Number(r.sold);
-    revenueCents.set(row, Number(r.revenue_cents));
+    row.returned = Number(r.returned);
+    saleCents.set(row, { revenue: Number(r.revenue_cents), credited: Number(r.returned_cents) });
   }
   // A campaign's cost lands on the row of its source and campaign (case aside); when traffic has it
   // under two channels, on the one with the most visits. A cost that meets no traffic is a row of its own
@@ -489,28 +492,37 @@ export async function getSourcesReport(
     revenueLeftOut.length ? revenueByDay(revenueLeftOut) : { rows: [] },
     costLeftOut.length ? costByDay(costLeftOut) : { rows: [] },
   ]);
-  const daily = new Map<string, { revenueCents: number; costCents: number }>();
-  const addTo = (day: string, revenue: number, cost: number) => {
-    const entry = daily.get(day) ?? { revenueCents: 0, costCents: 0 };
-    entry.revenueCents += revenue;
-    entry.costCents += cost;
+  const daily = new Map<string, { revenueCents: number; creditedCents: number; costCents: number }>();
+  const addTo = (day: string, sign: number, sales: SaleSums | null, cost: number) => {
+    const entry = daily.get(day) ?? { revenueCents: 0, creditedCents: 0, costCents: 0 };
+    entry.revenueCents += sign * Number(sales?.revenue_cents ?? 0);
+    entry.creditedCents += sign * Number(sales?.returned_cents ?? 0);
+    entry.costCents += sign * cost;
     daily.set(day, entry);
   };
-  for (const r of dayRevenue.rows) addTo(r.day, Number(r.revenue_cents), 0);
-  for (const r of revenueOut.rows) addTo(r.day, -Number(r.revenue_cents), 0);
-  for (const c of dayCost.rows) addTo(c.day, 0, Number(c.cost_cents));
-  for (const c of costOut.rows) addTo(c.day, 0, -Number(c.cost_cents));
-  const money = { sold: 0, revenueCents: 0, costCents: 0, accepted: 0 };
+  for (const r of dayRevenue.rows) addTo(r.day, 1, r, 0);
+  for (const r of revenueOut.rows) addTo(r.day, -1, r, 0);
+  for (const c of dayCost.rows) addTo(c.day, 1, null, Number(c.cost_cents));
+  for (const c of costOut.rows) addTo(c.day, -1, null, Number(c.cost_cents));
+  const money = { sold: 0, returned: 0, revenueCents: 0, creditedCents: 0, costCents: 0, accepted: 0 };
   for (const row of [...rows.values(), ...costOnly]) {
-    const rev = revenueCents.get(row) ?? 0;
+    const sales = saleCents.get(row) ?? { revenue: 0, credited: 0 };
     const cost = costsKnown ? (costCents.get(row) ?? 0) : null;
-    row.revenue = dollarsOf(rev);
+    row.revenue = dollarsOf(sales.revenue);
+    row.net = dollarsOf(sales.revenue - sales.credited);
     Object.assign(
       row,
-      moneyFigures({ revenueCents: rev, costCents: cost, visits: row.visits, accepted: row.accepted }),
+      moneyFigures({
+        netCents: sales.revenue - sales.credited,
+        costCents: cost,
+        visits: row.visits,
+        accepted: row.accepted,
+      }),
     );
     money.sold += row.sold;
-    money.revenueCents += rev;
+    money.returned += row.returned;
+    money.revenueCents += sales.revenue;
+    money.creditedCents += sales.credited;
     money.costCents += cost ?? 0;
     money.accepted += row.accepted;
   }
@@ -562,13 +574,16 @@ export async function getSourcesReport(
       .map(([date, m]) => ({
         date,
         revenue: dollarsOf(m.revenueCents),
+        net: dollarsOf(m.revenueCents - m.creditedCents),
         cost: costsKnown ? dollarsOf(m.costCents) : null,
       })),
     moneyTotals: {
       sold: money.sold,
+      returned: money.returned,
       revenue: dollarsOf(money.revenueCents),
+      net: dollarsOf(money.revenueCents - money.creditedCents),
       ...moneyFigures({
-        revenueCents: money.revenueCents,
+        netCents: money.revenueCents - money.creditedCents,
         costCents: costsKnown ? money.costCents : null,
         visits: total.visits,
         accepted: money.accepted,

@@ -2,8 +2,8 @@ import type { Pool, PoolClient } from 'pg';
 import { inTransaction, isLockNotAvailable } from '../platform/pg-transaction';
 
 // The sales' money kept by business day (ADR 070, "The money rollup"; migration sale_daily_rollup):
-// lead_sale_daily holds the sold website leads not returned, summed per day, country, channel, source
-// and campaign, kept by statement triggers on lead_sale. Its days are days of the zone it was summed in
+// lead_sale_daily holds the sold website leads (returned ones too, counted apart: ADR 073), summed per
+// day, country, channel, source and campaign, kept by statement triggers on lead_sale. Its days are days of the zone it was summed in
 // (lead_sale_daily_zone), which only the app knows: until the rollup has been summed in the dashboard's
 // zone, the dashboard sums lead_sale itself.
 

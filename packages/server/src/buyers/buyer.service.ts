@@ -33,7 +33,9 @@ type Row = BuyerRow & {
   usage: Record<string, { leads: number; amount_cents: string }> | null;
   today_offered: number;
   today_sold: number;
+  today_returned: number;
   today_revenue_cents: string | null;
+  today_credited_cents: string | null;
 };
 
 const notFound = () => new AppError(ERROR_CODES.notFound, 'Buyer not found');
@@ -99,9 +101,16 @@ const SELECT = `
        from buyer_cap_usage u where u.buyer_id = b.id and u.period_key = any($1::text[])) as usage,
     (select count(*) filter (where s.outcome not in ('skipped'))::int from sale_attempt s
        where s.buyer_id = b.id and not s.test and s.at >= $2) as today_offered,
-    (select count(*)::int from lead_sale l where l.buyer_id = b.id and l.sold_at >= $2) as today_sold,
-    (select sum(l.price_cents) from lead_sale l where l.buyer_id = b.id and l.sold_at >= $2) as today_revenue_cents
-  from buyer b`;
+    t.sold as today_sold, t.returned as today_returned, t.revenue_cents as today_revenue_cents,
+    t.credited_cents as today_credited_cents
+  from buyer b
+  -- Today's sales as GET /api/admin/revenue counts them (issue 47, ADR 073): the leads offered today (the
+  -- business day of the offer), sold to the buyer, returned ones included; their returns beside them.
+  cross join lateral (
+    select count(*)::int as sold, count(*) filter (where l.returned_at is not null)::int as returned,
+      sum(l.price_cents) as revenue_cents,
+      sum(l.price_cents) filter (where l.returned_at is not null) as credited_cents
+    from lead_sale l where l.buyer_id = b.id and l.status = 'sold' and l.created_at >= $2) t`;
 
 /** Midnight of `at`'s day in the zone, as an instant (the wall time elapsed since, taken off). */
 export function startOfDayIn(at: Date, timeZone: string): Date {
@@ -133,7 +142,9 @@ function viewOf(r: Row, ctx: ViewContext): BuyerView {
     today: {
       offered: r.today_offered,
       sold: r.today_sold,
+      returned: r.today_returned,
       revenue: dollarsOf(Number(r.today_revenue_cents ?? 0)),
+      net: dollarsOf(Number(r.today_revenue_cents ?? 0) - Number(r.today_credited_cents ?? 0)),
     },
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
@@ -489,8 +500,9 @@ const RANGE = `l.created_at >= ($1::date::timestamp at time zone $3) and l.creat
 
 /**
  * GET /api/admin/revenue: per day (of the offer, in the business time zone), buyer, source or campaign —
- * leads offered, sold, revenue (at their price), returned (credited) and net. Per buyer, "offered" counts
- * the leads posted to that buyer; otherwise the leads offered to any buyer.
+ * leads offered, sold (returned ones included), returned (a count), revenue (gross, at their price),
+ * credited (the returned leads' prices) and net (revenue − credited): the words of ADR 073. Per buyer,
+ * "offered" counts the leads posted to that buyer; otherwise the leads offered to any buyer.
  */
 export async function revenue(
   pool: Pool,
@@ -503,39 +515,43 @@ export async function revenue(
            (select count(*) from sale_attempt s join lead_sale l on l.lead_id = s.lead_id
              where s.buyer_id = b.id and not s.test and s.outcome <> 'skipped' and ${RANGE})::int as offered,
            count(l.lead_id)::int as sold,
+           count(l.lead_id) filter (where l.returned_at is not null)::int as returned,
            coalesce(sum(l.price_cents), 0) as revenue,
-           coalesce(sum(l.price_cents) filter (where l.returned_at is not null), 0) as returned
+           coalesce(sum(l.price_cents) filter (where l.returned_at is not null), 0) as credited
          from buyer b left join lead_sale l on l.buyer_id = b.id and l.status = 'sold' and ${RANGE}
          group by b.id, b.name
          having count(l.lead_id) > 0 or exists (
            select 1 from sale_attempt s join lead_sale l on l.lead_id = s.lead_id
            where s.buyer_id = b.id and not s.test and s.outcome <> 'skipped' and ${RANGE})
-         order by 4 desc, 1`
+         order by 5 desc, 1`
       : `select ${GROUP_KEY[input.groupBy]} as key,
            count(*) filter (where l.status <> 'not_for_sale')::int as offered,
            count(*) filter (where l.status = 'sold')::int as sold,
+           count(*) filter (where l.status = 'sold' and l.returned_at is not null)::int as returned,
            coalesce(sum(l.price_cents) filter (where l.status = 'sold'), 0) as revenue,
-           coalesce(sum(l.price_cents) filter (where l.status = 'sold' and l.returned_at is not null), 0) as returned
+           coalesce(sum(l.price_cents) filter (where l.status = 'sold' and l.returned_at is not null), 0) as credited
          from lead_sale l where ${RANGE}
-         group by 1 order by ${input.groupBy === 'day' ? '1' : '4 desc, 1'}`;
+         group by 1 order by ${input.groupBy === 'day' ? '1' : '5 desc, 1'}`;
   // Sums in whole cents (bigint: text from pg); dollars only in the answer.
   const { rows } = await pool.query<{
     key: string;
     offered: number;
     sold: number;
+    returned: number;
     revenue: string;
-    returned: string;
+    credited: string;
   }>(sql, [input.from, input.to, timeZone]);
   return rows.map((r) => {
     const rev = Number(r.revenue);
-    const ret = Number(r.returned);
+    const credited = Number(r.credited);
     return {
       key: r.key,
       offered: r.offered,
       sold: r.sold,
+      returned: r.returned,
       revenue: dollarsOf(rev),
-      returned: dollarsOf(ret),
-      net: dollarsOf(rev - ret),
+      credited: dollarsOf(credited),
+      net: dollarsOf(rev - credited),
     };
   });
 }

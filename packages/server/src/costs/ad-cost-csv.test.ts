@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GOOGLE_CSV, META_CSV, MICROSOFT_CSV } from '../../test/support/ad-cost-reports';
-import { CostFileError, costCents, parseReportDay, readCostFile, splitLine } from './ad-cost-csv';
+import { CostFileError, parseReportDay, readCost, readCostFile, splitLine } from './ad-cost-csv';
 
 describe('readCostFile', () => {
   it('reads a Google Ads campaign report: preamble, quoted thousands and totals left out', () => {
@@ -91,12 +91,23 @@ describe('the pieces', () => {
   });
 
   it('reads amounts as whole cents without floating point', () => {
-    expect(costCents('0.29')).toBe(29);
-    expect(costCents('$1,234.5')).toBe(123450);
-    expect(costCents('12.345')).toBe(1235);
-    expect(costCents('--')).toBe(0);
-    expect(costCents('')).toBe(0);
-    expect(costCents('1.2.3')).toBeNull();
-    expect(costCents('-5')).toBeNull();
+    expect(readCost('0.29')).toEqual({ cents: 29 });
+    expect(readCost('$1,234.5')).toEqual({ cents: 123450 });
+    expect(readCost('1.230')).toEqual({ cents: 123 }); // whole cents written with a third digit
+    expect(readCost('--')).toEqual({ cents: 0 });
+    expect(readCost('')).toEqual({ cents: 0 });
+    expect(readCost('1.2.3')).toEqual({ problem: '"1.2.3" is not an amount' });
+    expect(readCost('-5')).toEqual({ problem: '"-5" is not an amount' });
+  });
+
+  it("keeps a row's limits (issue 47): a fraction of a cent refused, not rounded; at most $10,000,000", () => {
+    expect(readCost('1.005')).toEqual({
+      problem: '"1.005" has more than 2 decimals: costs are whole cents, and a fraction is not rounded',
+    });
+    expect(readCost('12.345')).toMatchObject({ problem: expect.stringContaining('more than 2 decimals') });
+    expect(readCost('10,000,000.00')).toEqual({ cents: 1_000_000_000 });
+    expect(readCost('99,999,999,999')).toEqual({
+      problem: '"99,999,999,999" is more than $10,000,000.00, the largest cost of a day',
+    });
   });
 });

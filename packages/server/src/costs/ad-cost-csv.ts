@@ -3,6 +3,7 @@ import {
   AD_COST_PLATFORMS,
   type AdCostPlatform,
   MAX_AD_COST_ROWS,
+  MAX_DAILY_COST,
 } from '@uf/shared/ad-costs';
 import { parseCents } from '@uf/shared/money';
 
@@ -11,13 +12,19 @@ import { parseCents } from '@uf/shared/money';
 // what says which platform wrote the file. Pure: the text in, the day rows (in cents) or the line that
 // cannot be read out.
 
-/** A file that cannot be read: the import is refused (400) with its line and why. */
+/**
+ * A file that cannot be read: the import is refused (400) with its line and why — and, when rows broke the
+ * limits a row of the rows import keeps (issue 47), every such row with its own reason.
+ */
 export class CostFileError extends Error {
+  readonly problems: { line: number; reason: string }[];
   constructor(
     readonly line: number,
     readonly reason: string,
+    more: { line: number; reason: string }[] = [],
   ) {
     super(`line ${line}: ${reason}`);
+    this.problems = [{ line, reason }, ...more];
   }
 }
 
@@ -162,10 +169,27 @@ export function parseReportDay(text: string): string | null {
   return null;
 }
 
-/** A cost cell as whole cents ("--" and "" are no spend; the rest as `parseCents` reads amounts). */
-export function costCents(text: string): number | null {
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: AD_COST_CURRENCY });
+
+/**
+ * A cost cell as whole cents ("--" and "" are no spend), or why it cannot be one. The rows import's limits
+ * (issue 47): at most two decimals — a fraction of a cent is refused, never rounded ("1.230" is whole
+ * cents and is taken) — and at most MAX_DAILY_COST.
+ */
+export function readCost(text: string): { cents: number } | { problem: string } {
   const s = text.trim();
-  return s === '' || s === '--' ? 0 : parseCents(s);
+  if (s === '' || s === '--') return { cents: 0 };
+  const cents = parseCents(s);
+  if (cents === null) return { problem: `"${s}" is not an amount` };
+  if (/\.\d{2}\d*[1-9]/.test(s)) {
+    return {
+      problem: `"${s}" has more than 2 decimals: costs are whole cents, and a fraction is not rounded`,
+    };
+  }
+  if (cents > MAX_DAILY_COST * 100) {
+    return { problem: `"${s}" is more than ${usd.format(MAX_DAILY_COST)}, the largest cost of a day` };
+  }
+  return { cents };
 }
 
 /**
@@ -212,6 +236,8 @@ export function readCostFile(text: string): CostFile {
   const source = AD_COST_PLATFORMS[layout.platform].source;
   const rows: CostLine[] = [];
   const skipped: CostFile['skipped'] = [];
+  // Rows that break a row's limits: every one of them is named in the refusal, not only the first.
+  const refused: { line: number; reason: string }[] = [];
   for (let i = header.index + 1; i < lines.length; i++) {
     const line = i + 1;
     const raw = lines[i] ?? '';
@@ -224,9 +250,16 @@ export function readCostFile(text: string): CostFile {
     }
     const at = (k: number) => (fields[k] ?? '').trim();
     const date = parseReportDay(at(c.date));
-    if (!date) throw new CostFileError(line, `"${at(c.date)}" is not a day (YYYY-MM-DD or M/D/YYYY)`);
-    const cents = costCents(at(c.cost));
-    if (cents === null) throw new CostFileError(line, `"${at(c.cost)}" is not an amount`);
+    if (!date) {
+      refused.push({ line, reason: `"${at(c.date)}" is not a day (YYYY-MM-DD or M/D/YYYY)` });
+      continue;
+    }
+    const cost = readCost(at(c.cost));
+    if ('problem' in cost) {
+      refused.push({ line, reason: cost.problem });
+      continue;
+    }
+    const { cents } = cost;
     const campaign = at(c.campaign);
     // Meta's summary row ("Include summary row") is the one without a campaign name.
     if (!campaign) continue;
@@ -253,5 +286,7 @@ export function readCostFile(text: string): CostFile {
       throw new CostFileError(line, `more than ${MAX_AD_COST_ROWS} rows in one file: split it by date`);
     }
   }
+  const [first, ...more] = refused;
+  if (first) throw new CostFileError(first.line, first.reason, more);
   return { platform: layout.platform, rows, skipped };
 }

@@ -12,19 +12,40 @@ import { CostFileError, type CostLine, readCostFile } from './ad-cost-csv';
 
 type Actor = { username: string; ipAddress: string | null };
 
+/** Refusals named one by one in a 400's fieldErrors; the message counts the rest. */
+const LISTED_PROBLEMS = 50;
+
 /**
  * Rows with the same day, source and campaign (a report broken down by ad set, a campaign named twice
- * with different case) are one cost: summed, so one statement can write them all.
+ * with different case) are one cost: summed, so one statement can write them all — and said in the
+ * answer (issue 47: `imported: 1` for three lines read as a lost row).
  */
-export function mergeDays(rows: CostLine[]): CostLine[] {
-  const byKey = new Map<string, CostLine>();
+export function mergeDays(rows: CostLine[]): { days: CostLine[]; merged: AdCostImportAnswer['merged'] } {
+  const byKey = new Map<string, { day: CostLine; lines: number[] }>();
   for (const r of rows) {
     const key = `${r.date}\u0000${costKey(r.source, r.campaign)}`;
     const seen = byKey.get(key);
-    if (seen) seen.cents += r.cents;
-    else byKey.set(key, { ...r, source: r.source.trim().toLowerCase(), campaign: r.campaign.trim() });
+    if (seen) {
+      seen.day.cents += r.cents;
+      seen.lines.push(r.line);
+    } else {
+      const day = { ...r, source: r.source.trim().toLowerCase(), campaign: r.campaign.trim() };
+      byKey.set(key, { day, lines: [r.line] });
+    }
   }
-  return [...byKey.values()];
+  const groups = [...byKey.values()];
+  return {
+    days: groups.map((g) => g.day),
+    merged: groups
+      .filter((g) => g.lines.length > 1)
+      .map(({ day, lines }) => ({
+        lines,
+        date: day.date,
+        source: day.source,
+        campaign: day.campaign,
+        cost: dollarsOf(day.cents),
+      })),
+  };
 }
 
 /** JSON rows as the file's: the ones in another currency skipped (by their place, from 1), as a file's are. */
@@ -62,17 +83,20 @@ export async function importAdCosts(
       ({ rows: lines, skipped, platform } = file);
     } catch (err) {
       if (!(err instanceof CostFileError)) throw err;
+      const others = err.problems.length - 1;
       throw new AppError(
         ERROR_CODES.validation,
-        `The file cannot be read: line ${err.line}: ${err.reason}`,
-        [{ field: 'csv', message: `line ${err.line}: ${err.reason}` }],
-        { line: err.line },
+        `The file cannot be read: line ${err.line}: ${err.reason}${others > 0 ? ` (and ${others} more ${others === 1 ? 'line' : 'lines'})` : ''}`,
+        err.problems
+          .slice(0, LISTED_PROBLEMS)
+          .map((p) => ({ field: 'csv', message: `line ${p.line}: ${p.reason}` })),
+        { line: err.line, lines: err.problems.map((p) => p.line) },
       );
     }
   } else {
     ({ lines, skipped } = fromRows(input.rows ?? []));
   }
-  const days = mergeDays(lines);
+  const { days, merged } = mergeDays(lines);
   let imported = 0;
   let replaced = 0;
   if (days.length) {
@@ -107,11 +131,12 @@ export async function importAdCosts(
       imported,
       replaced,
       skipped: skipped.length,
+      merged: merged.length,
       ...(dates.length ? { firstDay: dates[0], lastDay: dates[dates.length - 1] } : {}),
     },
     ipAddress: actor.ipAddress,
   });
-  return { imported, replaced, skipped };
+  return { imported, replaced, skipped, merged };
 }
 
 export async function listAdCosts(

@@ -2,9 +2,11 @@ import type { SourceRow } from '@uf/shared/analytics.schema';
 import { describe, expect, it } from 'vitest';
 import { formatMoney, moneySection } from './money-summary';
 
-const row = (source: string, campaign: string, revenue: number, cost: number) =>
-  ({ source, campaign, revenue, cost, profit: revenue - cost }) as SourceRow;
-const totals = { revenue: 0, cost: 0, profit: 0 } as Parameters<typeof moneySection>[0]['moneyTotals'];
+const row = (source: string, campaign: string, net: number, cost: number) =>
+  ({ source, campaign, sold: net > 0 ? 1 : 0, revenue: net, net, cost, profit: net - cost }) as SourceRow;
+const totals = { sold: 0, returned: 0, revenue: 0, net: 0, cost: 0, profit: 0 } as Parameters<
+  typeof moneySection
+>[0]['moneyTotals'];
 
 describe('the money section', () => {
   it('lists a campaign once: with four, three at the top and the worst one at the bottom', () => {
@@ -18,7 +20,7 @@ describe('the money section', () => {
         row('e', 'idle', 0, 0),
       ],
     });
-    expect(section.rows.slice(3)).toEqual([
+    expect(section.rows.slice(6)).toEqual([
       { label: 'Top: a / x', value: '$10.00' },
       { label: 'Top: c / y', value: '$2.00' },
       { label: 'Top: d / z', value: '$1.00' },

@@ -6,8 +6,9 @@ import type { SummaryRow, SummarySection } from '../email/email-message';
 import type { SummarySectionSource } from '../email/email-reports.service';
 import { dateAndTimeIn } from '../platform/time';
 
-// The e-mail summaries' money section (issue 35): revenue net of returns, cost and profit over the
-// report's days, and the campaigns that made and lost the most. The figures are the analytics sources
+// The e-mail summaries' money section (issue 35): leads sold and returned, revenue (gross) and net (after
+// returns) in the words of ADR 073, cost and profit (net − cost) over the report's days, and the campaigns
+// that made and lost the most. The figures are the analytics sources
 // table's (getSourcesReport): one computation, so the e-mail and the dashboard never disagree.
 
 /** Campaigns listed at each end of the profit ranking. */
@@ -21,16 +22,19 @@ const campaignLabel = (r: SourceRow) => `${r.source || '(direct)'} / ${r.campaig
 
 /** The section from a sources report (pure). */
 export function moneySection(report: Pick<SourcesReport, 'sources' | 'moneyTotals'>): SummarySection {
-  const { revenue, cost, profit } = report.moneyTotals;
+  const { sold, returned, revenue, net, cost, profit } = report.moneyTotals;
   const rows: SummaryRow[] = [
-    { label: 'Revenue (net of returns)', value: formatMoney(revenue) },
+    { label: 'Sold (returned ones included)', value: sold.toLocaleString('en-US') },
+    { label: 'Returned', value: returned.toLocaleString('en-US') },
+    { label: 'Revenue (gross)', value: formatMoney(revenue) },
+    { label: 'Net (revenue after returns)', value: formatMoney(net) },
     { label: 'Ad cost', value: formatMoney(cost ?? 0) },
-    { label: 'Profit', value: formatMoney(profit ?? revenue) },
+    { label: 'Profit (net - ad cost)', value: formatMoney(profit ?? net) },
   ];
   // Campaigns with money either way (a row with neither revenue nor cost has no profit to rank).
   const ranked = report.sources
     .filter(
-      (r): r is SourceRow & { profit: number } => r.profit !== null && (r.revenue > 0 || (r.cost ?? 0) > 0),
+      (r): r is SourceRow & { profit: number } => r.profit !== null && (r.sold > 0 || (r.cost ?? 0) > 0),
     )
     .sort((a, b) => b.profit - a.profit || campaignLabel(a).localeCompare(campaignLabel(b)));
   const top = ranked.slice(0, MONEY_CAMPAIGNS);

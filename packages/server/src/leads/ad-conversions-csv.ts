@@ -5,7 +5,8 @@ import { dateAndTimeIn } from '../platform/time';
 // The offline-conversion files of the ad platforms (issue 24, ADR 059), as pure text: what a lead
 // with a click id becomes in Google Ads' click-conversion import and in Microsoft Advertising's bulk
 // file, and (issue 35) a returned lead in Google Ads' conversion adjustments import. The service streams
-// the leads; everything about the format is here.
+// the leads; everything about the format is here. Issue 47: a returned lead in Microsoft Advertising's
+// bulk file too, as an Offline Conversion record with Adjustment Type "Retract".
 
 /** Name, value and currency of the conversion (ADS_CONVERSION_*); value '' leaves it to the platform. */
 export type ConversionSettings = { name: string; value: string; currency: string };
@@ -18,7 +19,7 @@ export type ConversionLead = { id: string; clickId: string; createdAt: Date; pri
 
 /**
  * The value and currency a lead's conversion carries (issue 35): its sale price, in the currency buyers
- * pay in, when it was sold (returned or not: the retraction is the adjustments file); otherwise the fixed
+ * pay in, when it was sold (a returned lead is not in the file: issue 47); otherwise the fixed
  * ADS_CONVERSION_VALUE in ADS_CONVERSION_CURRENCY.
  */
 export function conversionValue(
@@ -68,6 +69,19 @@ export const MICROSOFT_ADS_HEADER = [
   'Microsoft Click Id',
 ] as const;
 
+/**
+ * Microsoft Advertising's retraction (Bulk file schema, Offline Conversion record): the same columns and the
+ * adjustment's. To retract, the record names the conversion as it was uploaded (Conversion Name, Conversion
+ * Time, Microsoft Click Id) with Adjustment Type "Retract" and the Adjustment Time, in UTC; no value.
+ */
+export const MICROSOFT_ADS_ADJUSTMENTS_HEADER = [
+  ...MICROSOFT_ADS_HEADER,
+  'Adjustment Type',
+  'Adjustment Time',
+  'Adjustment Value',
+  'Adjustment Currency Code',
+] as const;
+
 /** RFC 4180: a cell with a comma, quote or line break is quoted, its quotes doubled. */
 export function csvCell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
@@ -86,14 +100,18 @@ export function microsoftAdsTime(instant: Date): string {
   return `${instant.toISOString().slice(0, 19)}Z`;
 }
 
+/** A bulk file's start: its header, then the schema's format version row (in the Name column). */
+function microsoftBulkStart(header: readonly string[]): string {
+  const formatVersion = header.map((column) =>
+    column === 'Type' ? 'Format Version' : column === 'Name' ? '6.0' : '',
+  );
+  return csvLine(header) + csvLine(formatVersion);
+}
+
 /** What the file starts with, before any conversion. */
 export function conversionFileStart(platform: AdPlatform, timeZone: string): string {
   if (platform === 'google') return `Parameters:TimeZone=${timeZone}\n${csvLine(GOOGLE_ADS_HEADER)}`;
-  // The bulk schema's second row names its format version (in the Name column).
-  const formatVersion = MICROSOFT_ADS_HEADER.map((column) =>
-    column === 'Type' ? 'Format Version' : column === 'Name' ? '6.0' : '',
-  );
-  return csvLine(MICROSOFT_ADS_HEADER) + csvLine(formatVersion);
+  return microsoftBulkStart(MICROSOFT_ADS_HEADER);
 }
 
 /** One conversion line. Microsoft's Client Id (echoed in its results file) is the lead's id. */
@@ -119,19 +137,44 @@ export function conversionLine(
   return csvLine(MICROSOFT_ADS_HEADER.map((column) => byColumn[column] ?? ''));
 }
 
-/** The adjustments file's start: the same time zone parameter as the conversions file, then its header. */
-export function adjustmentsFileStart(timeZone: string): string {
+/**
+ * The retraction file's start: Google's, the same time zone parameter as the conversions file, then its
+ * header; Microsoft's, the bulk header with the adjustment columns and the format version row.
+ */
+export function adjustmentsFileStart(timeZone: string, platform: AdPlatform = 'google'): string {
+  if (platform === 'microsoft') return microsoftBulkStart(MICROSOFT_ADS_ADJUSTMENTS_HEADER);
   return `Parameters:TimeZone=${timeZone}\n${csvLine(GOOGLE_ADS_ADJUSTMENTS_HEADER)}`;
 }
 
-/** A returned lead: its gclid, when it was stored (its conversion's time) and when it was returned. */
-export type ReturnedLead = { clickId: string; createdAt: Date; returnedAt: Date };
+/**
+ * A returned lead: its id, its click id, when it was stored (its conversion's time) and when it was
+ * returned.
+ */
+export type ReturnedLead = { id?: string; clickId: string; createdAt: Date; returnedAt: Date };
 
 /**
- * One RETRACT: the conversion named and timed exactly as the conversions file uploaded it (Google finds
- * it by click id, name and time); a retraction has no value and no currency.
+ * One retraction: the conversion named and timed exactly as the conversions file uploaded it (the platform
+ * finds it by click id, name and time); a retraction has no value and no currency. Microsoft's echoes the
+ * lead's id in Client Id, as its conversion did.
  */
-export function retractionLine(lead: ReturnedLead, settings: ConversionSettings, timeZone: string): string {
+export function retractionLine(
+  lead: ReturnedLead,
+  settings: ConversionSettings,
+  timeZone: string,
+  platform: AdPlatform = 'google',
+): string {
+  if (platform === 'microsoft') {
+    const byColumn: Partial<Record<(typeof MICROSOFT_ADS_ADJUSTMENTS_HEADER)[number], string>> = {
+      Type: 'Offline Conversion',
+      'Client Id': lead.id ?? '',
+      'Conversion Name': settings.name,
+      'Conversion Time': microsoftAdsTime(lead.createdAt),
+      'Microsoft Click Id': lead.clickId,
+      'Adjustment Type': 'Retract',
+      'Adjustment Time': microsoftAdsTime(lead.returnedAt),
+    };
+    return csvLine(MICROSOFT_ADS_ADJUSTMENTS_HEADER.map((column) => byColumn[column] ?? ''));
+  }
   return csvLine([
     lead.clickId,
     settings.name,

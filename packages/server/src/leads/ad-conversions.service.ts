@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import {
+  AD_ADJUSTMENT_EXPORTS,
   AD_CONVERSION_EXPORTS,
   type AdConversionCount,
   type AdPlatform,
   adAdjustmentsFileName,
   adConversionsFileName,
-  GOOGLE_ADS_ADJUSTMENTS_EXPORT,
 } from '@uf/shared/ad-conversions';
 import type { AdAdjustmentsQuery, AdConversionsQuery } from '@uf/shared/admin-leads.schema';
 import type { Pool, QueryResultRow } from 'pg';
@@ -24,7 +24,9 @@ import type { Actor } from './admin-leads.service';
 // days that came from a click of that platform, as the file its import takes. Leads on the suppression
 // list (opted out) or that sent Global Privacy Control (do not sell or share) are left out: uploading
 // their click to an ad network is sharing their data. Issue 35: a sold lead's conversion carries its
-// price, and the leads buyers returned are retracted by Google Ads' conversion adjustments file.
+// price, and the leads buyers returned are retracted by Google Ads' conversion adjustments file. Issue 47:
+// a returned lead leaves both conversion files (it earned nothing), and Microsoft Advertising gets its
+// retraction file too.
 
 const BATCH = 2000;
 
@@ -34,29 +36,30 @@ const CREATED_IN_RANGE = `l.created_at >= ($2::date::timestamp at time zone $4::
 
 /**
  * The leads' query: created within the range, with the platform's click id, not opted out, not
- * do-not-sell; oldest first. Which leads count (issue 35): `accepted` — the leads lead quality
- * accepted (ADR 065) — or `sold`, the ones a buyer bought
- * (returned ones too: their value is retracted by the adjustments file, not left out here). A sold lead
- * carries its price.
+ * do-not-sell, not returned by a buyer; oldest first. Which leads count (issue 35): `accepted` — the leads
+ * lead quality accepted (ADR 065) — or `sold`, the ones a buyer bought. A sold lead carries its price. A
+ * returned lead is in neither (issue 47, ADR 073): once returned it earned nothing; if its conversion went
+ * up before the return, the retraction file takes it back.
  */
 function conversionLeadsSql(count: AdConversionCount): string {
   // `accepted`: the leads lead quality accepted (a bot's lead is no conversion to bid on); `sold`: those a
-  // buyer bought (returned ones too: their retraction is the adjustments file).
+  // buyer bought.
   const counted = count === 'sold' ? `and s.status = 'sold'` : `and l.quality_verdict = 'accept'`;
   return `select l.id, l.attribution->>$1::text as click_id, l.created_at,
       case when s.status = 'sold' then (s.price_cents / 100.0)::numeric(14, 2)::text end as price
     from website_lead l
     left join lead_sale s on s.lead_id = l.id and s.lead_kind = 'website'
     where l.attribution ? $1::text and ${CREATED_IN_RANGE}
-      and l.opted_out_at is null and not l.do_not_sell ${counted}
+      and l.opted_out_at is null and not l.do_not_sell and s.returned_at is null ${counted}
     order by l.created_at, l.id`;
 }
 
 /**
- * The returns of a range (issue 35): website leads with a gclid that a buyer bought and returned within
- * the business days [from, to], oldest return first. The same privacy rule as the conversions file.
+ * The returns of a range (issue 35): website leads with the platform's click id that a buyer bought and
+ * returned within the business days [from, to], oldest return first. The same privacy rule as the
+ * conversions file.
  */
-const RETURNED_LEADS_SQL = `select l.attribution->>$1::text as click_id, l.created_at, s.returned_at
+const RETURNED_LEADS_SQL = `select l.id, l.attribution->>$1::text as click_id, l.created_at, s.returned_at
     from lead_sale s join website_lead l on l.id = s.lead_id
     where s.lead_kind = 'website' and s.status = 'sold' and s.returned_at is not null
       and s.returned_at >= ($2::date::timestamp at time zone $4::text)
@@ -149,24 +152,29 @@ export function exportAdConversions(
   });
 }
 
-/** Google Ads' conversion adjustments file (issue 35): a RETRACT for each lead returned in the range. */
-export function exportGoogleAdsAdjustments(
+/**
+ * A platform's retraction file (issue 35 for Google, issue 47 for Microsoft): a retraction for each lead
+ * returned in the range.
+ */
+export function exportAdAdjustments(
   pool: Pool,
+  platform: AdPlatform,
   options: { query: AdAdjustmentsQuery; timeZone: string; settings: ConversionSettings; actor: Actor },
 ): Promise<ConversionExport> {
   const { query, timeZone, settings } = options;
-  return streamCsvExport<{ click_id: string; created_at: Date; returned_at: Date }>(pool, {
+  return streamCsvExport<{ id: string; click_id: string; created_at: Date; returned_at: Date }>(pool, {
     sql: RETURNED_LEADS_SQL,
-    params: [GOOGLE_ADS_ADJUSTMENTS_EXPORT.clickId, query.from, query.to, timeZone],
-    start: adjustmentsFileStart(timeZone),
+    params: [AD_ADJUSTMENT_EXPORTS[platform].clickId, query.from, query.to, timeZone],
+    start: adjustmentsFileStart(timeZone, platform),
     line: (r) =>
       retractionLine(
-        { clickId: r.click_id, createdAt: r.created_at, returnedAt: r.returned_at },
+        { id: r.id, clickId: r.click_id, createdAt: r.created_at, returnedAt: r.returned_at },
         settings,
         timeZone,
+        platform,
       ),
-    fileName: adAdjustmentsFileName(query.from, query.to),
+    fileName: adAdjustmentsFileName(query.from, query.to, platform),
     actor: options.actor,
-    detail: { platform: 'google', file: 'adjustments', from: query.from, to: query.to },
+    detail: { platform, file: 'adjustments', from: query.from, to: query.to },
   });
 }

@@ -1,8 +1,4 @@
-import {
-  AD_CONVERSION_EXPORTS,
-  type AdPlatform,
-  GOOGLE_ADS_ADJUSTMENTS_EXPORT,
-} from '@uf/shared/ad-conversions';
+import { AD_ADJUSTMENT_EXPORTS, AD_CONVERSION_EXPORTS, type AdPlatform } from '@uf/shared/ad-conversions';
 import { backupNameSchema } from '@uf/shared/admin.schema';
 import { apiLeadRowsSchema, websiteLeadRowsSchema } from '@uf/shared/admin-leads.output';
 import {
@@ -87,7 +83,10 @@ const SPEC_FIELD_RULES = {
   birthDay: { description: '1 to 31' },
   birthYear: { description: '1940 to 1994 (else 400 age_restriction)' },
   consentGiven: { description: "'true' (required: consent must be given)" },
-  pageUrl: { description: 'Page the form was on; the Referer header is used when absent' },
+  pageUrl: {
+    description:
+      'Page the form was on; the Referer header is used when absent. Without either the consent receipt has no page address: the lead is not tcpaCompliant and does not count as valid consent (the analytics Valid Consent Rate)',
+  },
   trustedFormUrl: {
     pattern: TRUSTEDFORM_CERT_PATTERN.source,
     description: 'TrustedForm certificate URL (stored only when TRUSTEDFORM_ENABLED)',
@@ -188,20 +187,23 @@ const RATE_HEADERS = {
   'RateLimit-Remaining': { description: 'Requests left in the current minute', schema: int() },
 };
 
-/** The two offline-conversion files (issue 24, ADR 059) and Google's adjustments file (issue 35). */
+/**
+ * The two offline-conversion files (issue 24, ADR 059) and their retraction files (Google's: issue 35;
+ * Microsoft's: issue 47).
+ */
 function adConversionDocs(): Record<string, OperationDoc> {
   const range = inputSchema(adConversionsQuerySchema, {
     from: DATE_WORDS,
     to: DATE_WORDS,
     count: {
       description:
-        'Which leads count: `accepted` (default; the leads lead quality accepted) or `sold` (only leads a buyer bought, returned ones included)',
+        'Which leads count: `accepted` (default; the leads lead quality accepted) or `sold` (only leads a buyer bought). Either way a lead its buyer returned is left out: the retraction file takes back a conversion uploaded before the return',
     },
   });
   const common = (platform: AdPlatform, format: string): OperationDoc => ({
     tag: 'Admin',
     summary: `${AD_CONVERSION_EXPORTS[platform].label} (offline conversion import file)`,
-    description: `${format} One line per website lead created within the business days \`from\`–\`to\` (TIME_ZONE, both inclusive) whose visit carried a \`${AD_CONVERSION_EXPORTS[platform].clickId}\` and that \`count\` counts, oldest first. Leads that opted out (suppression list) or sent Global Privacy Control (do not sell or share) are left out. The conversion name comes from ADS_CONVERSION_NAME; a sold lead's value is its sale price in USD (also when it was returned later: the adjustments file retracts it), any other lead's is ADS_CONVERSION_VALUE in ADS_CONVERSION_CURRENCY. Recorded in the audit log.`,
+    description: `${format} One line per website lead created within the business days \`from\`–\`to\` (TIME_ZONE, both inclusive) whose visit carried a \`${AD_CONVERSION_EXPORTS[platform].clickId}\` and that \`count\` counts, oldest first. Leads that opted out (suppression list) or sent Global Privacy Control (do not sell or share) are left out. A lead its buyer returned is left out (issue 47). The conversion name comes from ADS_CONVERSION_NAME; a sold lead's value is its sale price in USD, any other lead's is ADS_CONVERSION_VALUE in ADS_CONVERSION_CURRENCY. Recorded in the audit log.`,
     auth: 'admin',
     query: range,
     responses: {
@@ -216,24 +218,30 @@ function adConversionDocs(): Record<string, OperationDoc> {
       ),
     },
   });
-  const adjustments: OperationDoc = {
+  const adjustments = (platform: AdPlatform, format: string): OperationDoc => ({
     tag: 'Admin',
-    summary: `${GOOGLE_ADS_ADJUSTMENTS_EXPORT.label} (returned leads, to retract their conversions)`,
-    description:
-      "Google Ads' conversion adjustments import: first line `Parameters:TimeZone=<TIME_ZONE>`, then `Google Click ID,Conversion Name,Conversion Time,Adjustment Time,Adjustment Type,Adjustment Value,Adjustment Value Currency`, and one `RETRACT` row (value and currency empty) per website lead with a `gclid` that a buyer returned within the business days `from`–`to` (TIME_ZONE, both inclusive), oldest return first. Conversion name and time are written as the conversions file wrote them (ADS_CONVERSION_NAME; the lead's creation, `yyyy-MM-dd HH:mm:ss` in TIME_ZONE); the adjustment time is the return's. Leads that opted out or sent Global Privacy Control are left out. Recorded in the audit log.",
+    summary: `${AD_ADJUSTMENT_EXPORTS[platform].label} (returned leads, to retract their conversions)`,
+    description: `${format} One retraction per website lead with a \`${AD_ADJUSTMENT_EXPORTS[platform].clickId}\` that a buyer returned within the business days \`from\`–\`to\` (TIME_ZONE, both inclusive), oldest return first; the conversion's name and time as the conversions file wrote them (ADS_CONVERSION_NAME; the lead's creation), the adjustment time the return's. Leads that opted out or sent Global Privacy Control are left out. Recorded in the audit log.`,
     auth: 'admin',
     query: inputSchema(adAdjustmentsQuerySchema, { from: DATE_WORDS, to: DATE_WORDS }),
     responses: {
       '200': {
-        description: `CSV file ${GOOGLE_ADS_ADJUSTMENTS_EXPORT.filePrefix}-{from}-to-{to}.csv (Content-Disposition: attachment)`,
+        description: `CSV file ${AD_ADJUSTMENT_EXPORTS[platform].filePrefix}-{from}-to-{to}.csv (Content-Disposition: attachment)`,
         contentType: 'text/csv',
         schema: str(),
       },
       '400': json('from or to missing or not a date, or to before from (the field is named)', ref('Error')),
     },
-  };
+  });
   return {
-    [`GET ${GOOGLE_ADS_ADJUSTMENTS_EXPORT.path}`]: adjustments,
+    [`GET ${AD_ADJUSTMENT_EXPORTS.google.path}`]: adjustments(
+      'google',
+      "Google Ads' conversion adjustments import: first line `Parameters:TimeZone=<TIME_ZONE>`, then `Google Click ID,Conversion Name,Conversion Time,Adjustment Time,Adjustment Type,Adjustment Value,Adjustment Value Currency`, then `RETRACT` rows (value and currency empty); times `yyyy-MM-dd HH:mm:ss` in TIME_ZONE.",
+    ),
+    [`GET ${AD_ADJUSTMENT_EXPORTS.microsoft.path}`]: adjustments(
+      'microsoft',
+      "Microsoft Advertising's Bulk file of Offline Conversion records with the adjustment columns: the header `Type,Status,Id,Parent Id,Client Id,Name,Conversion Currency Code,Conversion Name,Conversion Time,Conversion Value,Microsoft Click Id,Adjustment Type,Adjustment Time,Adjustment Value,Adjustment Currency Code`, the row `Format Version,,,,,6.0,…`, then one `Offline Conversion` row per lead with Adjustment Type `Retract` (Client Id = the lead id; value and currency empty); times in UTC (`2026-05-01T16:00:00Z`).",
+    ),
     [`GET ${AD_CONVERSION_EXPORTS.google.path}`]: common(
       'google',
       "Google Ads' click-conversion import: first line `Parameters:TimeZone=<TIME_ZONE>`, then `Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency`; times `yyyy-MM-dd HH:mm:ss` in TIME_ZONE.",

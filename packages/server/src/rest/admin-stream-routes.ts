@@ -1,8 +1,8 @@
 import {
+  AD_ADJUSTMENT_EXPORTS,
   AD_CONVERSION_EXPORTS,
   AD_PLATFORMS,
   type AdPlatform,
-  GOOGLE_ADS_ADJUSTMENTS_EXPORT,
 } from '@uf/shared/ad-conversions';
 import { backupNameSchema } from '@uf/shared/admin.schema';
 import {
@@ -19,8 +19,8 @@ import type { z } from 'zod';
 import { openBackup } from '../backups/backup-files.service';
 import {
   type ConversionExport,
+  exportAdAdjustments,
   exportAdConversions,
-  exportGoogleAdsAdjustments,
 } from '../leads/ad-conversions.service';
 import type { ConversionSettings } from '../leads/ad-conversions-csv';
 import { API_LEADS, type LeadTable, WEBSITE_LEADS } from '../leads/admin-lead-tables';
@@ -108,17 +108,19 @@ export async function adminStreamRoutes(app: FastifyInstance, opts: AdminStreamR
       return sendConversionsFile(reply, file);
     };
 
-  // The returns of a range of days as Google Ads conversion adjustments (issue 35).
-  const exportAdjustments: Handler = async (req, reply, admin) => {
-    const query = adAdjustmentsQuerySchema.parse(req.query);
-    const file = await exportGoogleAdsAdjustments(opts.pool, {
-      query,
-      timeZone: opts.timeZone,
-      settings: opts.adsConversion,
-      actor: { username: admin.username, ipAddress: clientIp(req) },
-    });
-    return sendConversionsFile(reply, file);
-  };
+  // The returns of a range of days as the platform's retractions (issue 35; Microsoft's: issue 47).
+  const exportAdjustments =
+    (platform: AdPlatform): Handler =>
+    async (req, reply, admin) => {
+      const query = adAdjustmentsQuerySchema.parse(req.query);
+      const file = await exportAdAdjustments(opts.pool, platform, {
+        query,
+        timeZone: opts.timeZone,
+        settings: opts.adsConversion,
+        actor: { username: admin.username, ipAddress: clientIp(req) },
+      });
+      return sendConversionsFile(reply, file);
+    };
 
   // A backup file as a download (issue 26): 404 for anything that is not a backup in BACKUP_DIR.
   app.get(
@@ -143,6 +145,6 @@ export async function adminStreamRoutes(app: FastifyInstance, opts: AdminStreamR
   app.get('/api/admin/export-api-leads', guarded(exportCsv(API_LEADS, apiLeadFiltersSchema)));
   for (const platform of AD_PLATFORMS) {
     app.get(AD_CONVERSION_EXPORTS[platform].path, guarded(exportConversions(platform)));
+    app.get(AD_ADJUSTMENT_EXPORTS[platform].path, guarded(exportAdjustments(platform)));
   }
-  app.get(GOOGLE_ADS_ADJUSTMENTS_EXPORT.path, guarded(exportAdjustments));
 }

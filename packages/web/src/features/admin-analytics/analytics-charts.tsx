@@ -27,9 +27,9 @@ const SERIES = [
   { name: 'surveyStarts', label: ANALYTICS_TEXTS.series.surveyStarts, color: 'orange.6' },
 ];
 
-/** Issue 35: revenue and ad cost as lines on a right-hand axis in dollars, beside the bars. */
+/** Issue 35: net revenue and ad cost as lines on a right-hand axis in dollars, beside the bars. */
 const MONEY_SERIES = [
-  { name: 'revenue', label: ANALYTICS_TEXTS.moneySeries.revenue, color: 'green.7', yAxisId: 'right' },
+  { name: 'net', label: ANALYTICS_TEXTS.moneySeries.net, color: 'green.7', yAxisId: 'right' },
   { name: 'cost', label: ANALYTICS_TEXTS.moneySeries.cost, color: 'red.7', yAxisId: 'right' },
 ];
 const wholeUsd = new Intl.NumberFormat('en-US', {

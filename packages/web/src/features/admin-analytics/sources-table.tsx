@@ -1,4 +1,13 @@
-import { Anchor, Paper, ScrollArea, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  Anchor,
+  Paper,
+  ScrollArea,
+  SegmentedControl,
+  Table,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import type { AnalyticsSummary, SourceRow } from '@uf/shared/analytics.schema';
 import { ANALYTICS_TEXTS, formatPercent } from '@uf/shared/analytics-dashboard';
 import { isReasonCode, QUALITY_REASONS } from '@uf/shared/quality';
@@ -18,25 +27,91 @@ const NUMERIC: readonly SortKey[] = [
   'accepted',
   'held',
   'rejected',
-  'revenue',
   'sold',
+  'returned',
+  'revenue',
+  'net',
   'cost',
   'profit',
   'roi',
   'earningsPerVisit',
   'costPerAcceptedLead',
 ];
-// A visit earns fractions of a cent: earnings per visit shows four decimals.
-const usdFine = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 4,
-});
-/** An undefined money figure (issue 35) is blank, never $0.00. */
-const money = (v: number | null, format = usd) => (v === null ? '' : format.format(v));
-const MONEY_HINTS: Partial<Record<SortKey, string>> = T.moneyHints;
-const COLUMNS = Object.keys(T.columns) as SortKey[];
+/** An undefined money figure (issue 35) is blank, never $0.00; every figure in whole cents (issue 49). */
+const money = (v: number | null) => (v === null ? '' : usd.format(v));
+const HINTS: Partial<Record<SortKey, string>> = {
+  ...T.moneyHints,
+  consentRate: T.consentRateHint,
+  conversionRate: T.conversionRateHint,
+  accepted: T.qualityHint,
+  held: T.qualityHint,
+  rejected: T.qualityHint,
+};
+
+type View = keyof typeof T.views;
+/**
+ * Issue 49: the table's columns in two views, each narrow enough for a 1440 px screen without scrolling —
+ * the traffic and lead quality of each source, or its money (the columns an operator opens it for: sold,
+ * returned, revenue, net, cost, profit, ROI, earnings per visit, cost per accepted lead). The key columns
+ * and Visits and Accepted (what the money is divided by) stand in both.
+ */
+const VIEWS: Record<View, readonly SortKey[]> = {
+  traffic: [
+    'channel',
+    'source',
+    'campaign',
+    'visitors',
+    'visits',
+    'surveyStarts',
+    'leads',
+    'consentRate',
+    'conversionRate',
+    'accepted',
+    'held',
+    'rejected',
+  ],
+  money: [
+    'channel',
+    'source',
+    'campaign',
+    'visits',
+    'accepted',
+    'sold',
+    'returned',
+    'revenue',
+    'net',
+    'cost',
+    'profit',
+    'roi',
+    'earningsPerVisit',
+    'costPerAcceptedLead',
+  ],
+};
+
+/** A cell's text (the Source cell is a filter link, drawn apart). */
+function cellText(row: SourceRow, key: SortKey): string {
+  switch (key) {
+    case 'channel':
+    case 'source':
+      return row[key];
+    case 'campaign':
+      return row.campaign || T.noCampaign;
+    case 'consentRate':
+    case 'conversionRate':
+      return formatPercent(row[key]);
+    case 'roi':
+      return row.roi === null ? '' : formatPercent(row.roi);
+    case 'revenue':
+    case 'net':
+    case 'cost':
+    case 'profit':
+    case 'earningsPerVisit':
+    case 'costPerAcceptedLead':
+      return money(row[key]);
+    default:
+      return formatCount(row[key]);
+  }
+}
 
 function compare(a: SourceRow, b: SourceRow, key: SortKey): number {
   const x = a[key] as string | number | null;
@@ -59,6 +134,8 @@ export function SourcesTable({
   onPick(row: SourceRow): void;
 }) {
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'visitors', desc: true });
+  const [view, setView] = useState<View>('traffic');
+  const columns = VIEWS[view];
   const sorted = [...rows].sort((a, b) => (sort.desc ? -1 : 1) * compare(a, b, sort.key));
   const toggle = (key: SortKey) =>
     setSort((s) => (s.key === key ? { key, desc: !s.desc } : { key, desc: NUMERIC.includes(key) }));
@@ -74,96 +151,94 @@ export function SourcesTable({
       <Text size="xs" c="dimmed">
         {T.deletedLeadsRule}
       </Text>
-      <Text size="sm" mb="md" data-testid="sources-money-totals">
+      <Text size="xs" c="dimmed">
+        {T.consentRule}
+      </Text>
+      <Text size="sm" mb="sm" data-testid="sources-money-totals">
         {T.totals({
+          sold: formatCount(totals.sold),
+          returned: formatCount(totals.returned),
           revenue: usd.format(totals.revenue),
+          net: usd.format(totals.net),
           cost: money(totals.cost) || '—',
           profit: money(totals.profit) || '—',
           roi: formatPercent(totals.roi),
         })}
       </Text>
+      <SegmentedControl
+        mb="sm"
+        size="xs"
+        aria-label={T.viewsLabel}
+        value={view}
+        onChange={(v) => setView(v === 'money' ? 'money' : 'traffic')}
+        data={(Object.keys(T.views) as View[]).map((v) => ({ value: v, label: T.views[v] }))}
+      />
       {rows.length === 0 ? (
         <Text c="dimmed" py="xl" ta="center">
           {T.empty}
         </Text>
       ) : (
         <ScrollArea type="auto">
-          <Table striped highlightOnHover miw={1700} data-testid="sources-table">
+          <Table striped highlightOnHover miw={900} data-testid="sources-table" data-view={view}>
             <Table.Thead>
               <Table.Tr>
-                {COLUMNS.map((key) => {
+                {columns.map((key) => {
                   const active = sort.key === key;
-                  const hint =
-                    key === 'consentRate'
-                      ? T.consentRateHint
-                      : key === 'conversionRate'
-                        ? T.conversionRateHint
-                        : key === 'accepted' || key === 'held' || key === 'rejected'
-                          ? T.qualityHint
-                          : key === 'revenue'
-                            ? T.revenueHint
-                            : MONEY_HINTS[key];
                   return (
                     <Table.Th
                       key={key}
                       ta={NUMERIC.includes(key) ? 'right' : undefined}
                       aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : 'none'}
                     >
-                      <UnstyledButton onClick={() => toggle(key)} title={hint} fw={600} fz="sm">
+                      <UnstyledButton onClick={() => toggle(key)} title={HINTS[key]} fw={600} fz="sm">
                         {T.columns[key]}
                         {active ? (sort.desc ? ' ↓' : ' ↑') : ''}
                       </UnstyledButton>
                     </Table.Th>
                   );
                 })}
-                <Table.Th title={T.topReasonsHint} fz="sm">
-                  {T.topReasons}
-                </Table.Th>
+                {view === 'traffic' && (
+                  <Table.Th title={T.topReasonsHint} fz="sm">
+                    {T.topReasons}
+                  </Table.Th>
+                )}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {sorted.map((row) => (
                 <Table.Tr key={`${row.channel}|${row.source}|${row.campaign}`}>
-                  <Table.Td>{row.channel}</Table.Td>
-                  <Table.Td>
-                    <Anchor
-                      component="button"
-                      type="button"
-                      fz="sm"
-                      onClick={() => onPick(row)}
-                      title={T.filterBy(row.source, row.campaign)}
-                    >
-                      {row.source}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{row.campaign || T.noCampaign}</Table.Td>
-                  <Table.Td ta="right">{formatCount(row.visitors)}</Table.Td>
-                  <Table.Td ta="right">{formatCount(row.visits)}</Table.Td>
-                  <Table.Td ta="right">{formatCount(row.surveyStarts)}</Table.Td>
-                  <Table.Td ta="right">{formatCount(row.leads)}</Table.Td>
-                  <Table.Td ta="right">{formatPercent(row.consentRate)}</Table.Td>
-                  <Table.Td ta="right">{formatPercent(row.conversionRate)}</Table.Td>
-                  <Table.Td ta="right">{formatCount(row.accepted)}</Table.Td>
-                  <Table.Td ta="right">{formatCount(row.held)}</Table.Td>
-                  <Table.Td ta="right">{formatCount(row.rejected)}</Table.Td>
-                  <Table.Td ta="right">{usd.format(row.revenue)}</Table.Td>
-                  <Table.Td ta="right">{formatCount(row.sold)}</Table.Td>
-                  <Table.Td ta="right">{money(row.cost)}</Table.Td>
-                  <Table.Td ta="right">{money(row.profit)}</Table.Td>
-                  <Table.Td ta="right">{row.roi === null ? '' : formatPercent(row.roi)}</Table.Td>
-                  <Table.Td ta="right">{money(row.earningsPerVisit, usdFine)}</Table.Td>
-                  <Table.Td ta="right">{money(row.costPerAcceptedLead)}</Table.Td>
-                  <Table.Td fz="xs">
-                    {row.topReasons.map((r, i) => (
-                      <span
-                        key={r.reason}
-                        title={isReasonCode(r.reason) ? QUALITY_REASONS[r.reason].label : undefined}
-                      >
-                        {i > 0 ? ', ' : ''}
-                        {r.reason} ({formatCount(r.leads)})
-                      </span>
-                    ))}
-                  </Table.Td>
+                  {columns.map((key) =>
+                    key === 'source' ? (
+                      <Table.Td key={key}>
+                        <Anchor
+                          component="button"
+                          type="button"
+                          fz="sm"
+                          onClick={() => onPick(row)}
+                          title={T.filterBy(row.source, row.campaign)}
+                        >
+                          {row.source}
+                        </Anchor>
+                      </Table.Td>
+                    ) : (
+                      <Table.Td key={key} ta={NUMERIC.includes(key) ? 'right' : undefined}>
+                        {cellText(row, key)}
+                      </Table.Td>
+                    ),
+                  )}
+                  {view === 'traffic' && (
+                    <Table.Td fz="xs">
+                      {row.topReasons.map((r, i) => (
+                        <span
+                          key={r.reason}
+                          title={isReasonCode(r.reason) ? QUALITY_REASONS[r.reason].label : undefined}
+                        >
+                          {i > 0 ? ', ' : ''}
+                          {r.reason} ({formatCount(r.leads)})
+                        </span>
+                      ))}
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>

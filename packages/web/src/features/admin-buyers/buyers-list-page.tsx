@@ -206,8 +206,19 @@ export function BuyersListPage() {
                     </Table.Td>
                     <Table.Td>{usd(b.price)}</Table.Td>
                     <Table.Td>{b.today.offered.toLocaleString()}</Table.Td>
-                    <Table.Td>{b.today.sold.toLocaleString()}</Table.Td>
-                    <Table.Td>{usd(b.today.revenue)}</Table.Td>
+                    <Table.Td>
+                      {b.today.sold.toLocaleString()}
+                      {b.today.returned > 0 && (
+                        <Text size="xs" c="gray.7">
+                          {b.today.returned.toLocaleString()} returned
+                        </Text>
+                      )}
+                    </Table.Td>
+                    {/* Issue 47: gross and net, each named (ADR 073), as the Revenue card counts them. */}
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Text size="sm">{usd(b.today.revenue)} gross</Text>
+                      <Text size="sm">{usd(b.today.net)} net</Text>
+                    </Table.Td>
                     <Table.Td>
                       {b.caps.length === 0 ? (
                         <Text size="sm" c="gray.7">

@@ -75,10 +75,16 @@ describe('the ad costs screen (issue 35)', () => {
   });
 
   it('says what an import did', () => {
-    expect(importWords({ imported: 3, replaced: 0, skipped: [] })).toBe('3 days imported, 0 replaced.');
-    expect(importWords({ imported: 1, replaced: 2, skipped: [{ line: 4, reason: 'x' }] })).toBe(
+    expect(importWords({ imported: 3, replaced: 0, skipped: [], merged: [] })).toBe(
+      '3 days imported, 0 replaced.',
+    );
+    expect(importWords({ imported: 1, replaced: 2, skipped: [{ line: 4, reason: 'x' }], merged: [] })).toBe(
       '1 day imported, 2 replaced, 1 line skipped.',
     );
+    const merged = { date: '2026-11-03', source: 'google', campaign: 'Spring', cost: 40 };
+    expect(
+      importWords({ imported: 1, replaced: 0, skipped: [], merged: [{ ...merged, lines: [2, 5, 7] }] }),
+    ).toBe('1 day imported, 0 replaced, 3 lines merged into 1 row.');
   });
 
   it('names the recognised reports and the source each is filed under', () => {

@@ -120,6 +120,11 @@ export function importWords(answer: AdCostImportAnswer): string {
     `${answer.replaced.toLocaleString('en-US')} replaced`,
   ];
   if (answer.skipped.length > 0) parts.push(`${count(answer.skipped.length, 'line')} skipped`);
+  // Issue 47: lines of the same day and campaign are summed into one row, and the answer says so.
+  const mergedLines = answer.merged.reduce((n, m) => n + m.lines.length, 0);
+  if (mergedLines > 0) {
+    parts.push(`${count(mergedLines, 'line')} merged into ${count(answer.merged.length, 'row')}`);
+  }
   return `${parts.join(', ')}.`;
 }
 

@@ -92,9 +92,20 @@ export function CostsPage() {
 }
 
 function ImportAnswer({ answer }: { answer: AdCostImportAnswer }) {
+  const notable = answer.skipped.length > 0 || answer.merged.length > 0;
   return (
-    <Alert color={answer.skipped.length > 0 ? 'yellow' : 'green'} title="Import done" role="status">
+    <Alert color={notable ? 'yellow' : 'green'} title="Import done" role="status">
       <Text size="sm">{importWords(answer)}</Text>
+      {answer.merged.length > 0 && (
+        <List size="sm" mt="xs" aria-label="Merged lines">
+          {answer.merged.map((m) => (
+            <List.Item key={m.lines.join(',')}>
+              Lines {m.lines.join(', ')}: one row for {m.date}, {m.source} / {m.campaign} (case and spaces
+              aside), {usd(m.cost)} in all
+            </List.Item>
+          ))}
+        </List>
+      )}
       {answer.skipped.length > 0 && (
         <List size="sm" mt="xs" aria-label="Skipped lines">
           {answer.skipped.map((s) => (
@@ -115,11 +126,14 @@ function UploadReport({ onImported }: { onImported: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [answer, setAnswer] = useState<AdCostImportAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Issue 47: every row refused by a row's limits, each with its line and why.
+  const [badLines, setBadLines] = useState<string[]>([]);
   const importCosts = trpc.admin.adCosts.import.useMutation();
 
   const upload = async () => {
     setAnswer(null);
     setError(null);
+    setBadLines([]);
     if (!file) {
       setError('Choose a report file first.');
       return;
@@ -135,7 +149,10 @@ function UploadReport({ onImported }: { onImported: () => void }) {
       notifySuccess('Ad costs imported', importWords(result));
       onImported();
     } catch (err) {
-      setError(appErrorOf(err)?.message ?? 'Failed to import the file');
+      const app = appErrorOf(err);
+      setError(app?.message ?? 'Failed to import the file');
+      const lines = (app?.fieldErrors ?? []).map((f) => f.message);
+      setBadLines(lines.length > 1 ? lines : []);
     }
   };
 
@@ -182,6 +199,13 @@ function UploadReport({ onImported }: { onImported: () => void }) {
         {error && (
           <Alert color="red" title="Not imported" role="alert">
             {error}
+            {badLines.length > 0 && (
+              <List size="sm" mt="xs" aria-label="Lines refused">
+                {badLines.map((line) => (
+                  <List.Item key={line}>{line}</List.Item>
+                ))}
+              </List>
+            )}
           </Alert>
         )}
         {answer && <ImportAnswer answer={answer} />}
@@ -293,7 +317,9 @@ function ManualEntry({ onImported }: { onImported: () => void }) {
               {error}
             </Alert>
           )}
-          {answer && answer.skipped.length > 0 && <ImportAnswer answer={answer} />}
+          {answer && (answer.skipped.length > 0 || answer.merged.length > 0) && (
+            <ImportAnswer answer={answer} />
+          )}
         </Stack>
       </form>
     </Paper>

@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
 import {
+  AD_ADJUSTMENT_EXPORTS,
   AD_CONVERSION_COUNT_LABELS,
   AD_CONVERSION_COUNTS,
   AD_CONVERSION_EXPORTS,
@@ -7,7 +8,6 @@ import {
   type AdPlatform,
   adAdjustmentsFileName,
   adConversionsFileName,
-  GOOGLE_ADS_ADJUSTMENTS_EXPORT,
 } from '@uf/shared/ad-conversions';
 import { ADMIN_TOASTS } from '@uf/shared/admin-messages';
 import { useEffect, useState } from 'react';
@@ -16,8 +16,8 @@ import { notifyError, notifySuccess } from '../../notify';
 import { downloadCsv } from './download-csv';
 
 // The offline-conversion files for the ad platforms (issue 24, ADR 059), from the header's More actions:
-// a range of business days and which leads count, then the platform's import file; for Google also the
-// conversion adjustments that retract the leads buyers returned in those days (issue 35).
+// a range of business days and which leads count, then the platform's import file; and the retractions of
+// the leads buyers returned in those days (issue 35 for Google, issue 47 for Microsoft).
 
 /** YYYY-MM-DD of `days` before the date `date` (a calendar date, no time zone involved). */
 function daysBefore(date: string, days: number): string {
@@ -64,7 +64,11 @@ export function AdConversionsDialog({
     setExporting(file);
     try {
       if (file === 'adjustments') {
-        await downloadCsv(GOOGLE_ADS_ADJUSTMENTS_EXPORT.path, { from, to }, adAdjustmentsFileName(from, to));
+        await downloadCsv(
+          AD_ADJUSTMENT_EXPORTS[platform].path,
+          { from, to },
+          adAdjustmentsFileName(from, to, platform),
+        );
       } else {
         const { path } = AD_CONVERSION_EXPORTS[platform];
         await downloadCsv(path, { from, to, count }, adConversionsFileName(platform, from, to));
@@ -90,7 +94,7 @@ export function AdConversionsDialog({
         <Text size="sm">
           The platform's offline-conversion import file: one conversion per website lead of these days whose
           visit came with a {clickId}. A sold lead carries its sale price as its value. Leads that opted out
-          or asked not to have their data sold or shared are left out.
+          or asked not to have their data sold or shared, and leads their buyer returned, are left out.
         </Text>
         <Group grow>
           <TextInput type="date" label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
@@ -110,24 +114,21 @@ export function AdConversionsDialog({
             ))}
           </Group>
         </Radio.Group>
-        {platform === 'google' && (
-          <Text size="xs" c="dimmed">
-            Adjustments: a retraction for each lead whose buyer returned it in these days.
-          </Text>
-        )}
+        <Text size="xs" c="dimmed">
+          Adjustments: a retraction for each lead whose buyer returned it in these days, for a conversion
+          uploaded before the return.
+        </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          {platform === 'google' && (
-            <Button
-              variant="default"
-              onClick={() => void exportFile('adjustments')}
-              loading={exporting === 'adjustments'}
-            >
-              Download adjustments
-            </Button>
-          )}
+          <Button
+            variant="default"
+            onClick={() => void exportFile('adjustments')}
+            loading={exporting === 'adjustments'}
+          >
+            Download adjustments
+          </Button>
           <Button onClick={() => void exportFile('conversions')} loading={exporting === 'conversions'}>
             Download CSV
           </Button>

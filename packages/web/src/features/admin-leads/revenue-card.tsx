@@ -7,7 +7,7 @@ import type { StatCard } from './stat-cards';
 
 // The leads dashboard's Revenue card (issue 34), beside the website figures: what the buyers paid today, over
 // the last 7 and the last 30 days, net of returns, in USD, for website and API leads; days in the business
-// time zone. One light query of its own (a row per day): the page and the other cards never wait on it, the
+// time zone. It shows net (ADR 073: revenue after returns) and says so on every figure (issue 47). One light query of its own (a row per day): the page and the other cards never wait on it, the
 // card shows '—' until it comes. A card of the row, not a row of its own: the page below keeps its place.
 
 export function useRevenueCard(enabled: boolean): StatCard {
@@ -17,9 +17,9 @@ export function useRevenueCard(enabled: boolean): StatCard {
   const revenue = trpc.admin.buyers.revenue.useQuery(range, { enabled, staleTime: 0 });
   const sums = revenue.data ? revenueSummary(revenue.data, today) : undefined;
   const line = (label: string, value: number | undefined) =>
-    `${label}: ${value === undefined ? '—' : revenueUsd(value)}`;
+    `${label}, net: ${value === undefined ? '—' : revenueUsd(value)}`;
   return {
-    label: 'Revenue Today',
+    label: 'Net Revenue Today',
     value: sums ? revenueUsd(sums.today) : undefined,
     definition: revenue.isError ? (
       <Text span c="red.8" size="xs" role="alert">
@@ -31,7 +31,7 @@ export function useRevenueCard(enabled: boolean): StatCard {
         <br />
         {line('Last 30 days', sums?.last30)}
         <br />
-        Net of returns, all leads
+        Net: revenue after returns, all leads
       </>
     ),
   };
