@@ -68,6 +68,7 @@ import {
 import { BUYERS_LINK, buyerLink } from './buyer-links';
 import { BuyerTryPanel } from './buyer-try-panel';
 import { capUseWords, crossesMidnight } from './buyer-words';
+import { ToSettlePanel } from './to-settle-panel';
 
 // The buyer editor (issue 34): /admin/buyers/new and /admin/buyers/{id}. Everything a posting spec says —
 // delivery, headers (secrets shown as •••• and kept unless changed), the field map, the response rules,
@@ -343,6 +344,7 @@ function BuyerForm({ buyer }: { buyer: BuyerView | null }) {
           Back to Buyers
         </Button>
       </Group>
+      {saved && <ToSettlePanel buyerId={saved.id} buyerName={saved.name} />}
       {saved && <BuyerTryPanel buyerId={saved.id} isDirty={isDirty} />}
 
       <form
