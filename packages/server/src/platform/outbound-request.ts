@@ -119,7 +119,14 @@ function exchange(
           }
         });
         res.on('end', () => (res.complete ? whole() : cut('the connection closed before its end')));
-        res.on('error', (err: NodeJS.ErrnoException) => cut(err.message || String(err.code)));
+        // Node says 'aborted' when the connection closed before the body's end.
+        res.on('error', (err: NodeJS.ErrnoException) =>
+          cut(
+            err.message === 'aborted'
+              ? 'the connection closed before its end'
+              : err.message || String(err.code),
+          ),
+        );
         res.on('close', () => (res.complete ? whole() : cut('the connection closed before its end')));
       },
     );
