@@ -137,8 +137,12 @@ export class Migration20261207300000_sale_unknown extends Migration {
       -- buyer wait for this statement, and this one sees theirs.
       select * into b from buyer where id = p_buyer for no key update;
       if not found or b.status <> 'active' then return '!paused'; end if;
-      if b.consecutive_errors + (select count(*) from sale_attempt s
-            where s.buyer_id = p_buyer and s.outcome = 'sending' and not s.test) >= p_max_errors then
+      -- Posts in flight: sending attempts whose run still holds its lead. One a dead process left stops
+      -- counting when its lease lapses (its lead's next run then records it as unknown), so leads waiting
+      -- for a slot cannot wait on it for good.
+      if b.consecutive_errors + (select count(*) from sale_attempt s join lead_sale l on l.lead_id = s.lead_id
+            where s.buyer_id = p_buyer and s.outcome = 'sending' and not s.test
+              and l.claimed_until > now()) >= p_max_errors then
         -- Busy: the run waits for a slot, holding the lead meanwhile.
         update lead_sale set claimed_until = now() + make_interval(secs => p_lease_seconds) where lead_id = p_lead;
         return '!busy';
