@@ -281,6 +281,32 @@ describe('pausing', () => {
   });
 });
 
+describe('a buyer at its limit of posts in flight', () => {
+  it('makes leads wait for a slot (in the queue after 2 s), never skip it, and holds no more in flight', async () => {
+    await pauseAll();
+    const [one, other] = [nextPath('one-at-a-time'), nextPath('other')];
+    let inFlight = 0;
+    let most = 0;
+    bed.rx.on(one, (_r, res) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        res.end('ok');
+      }, 600);
+    });
+    bed.rx.on(other, (_r, res) => res.end('ok'));
+    // maxConsecutiveErrors 1: one post in flight at a time.
+    const o = await createBuyer(statusBuyer(one, { priority: 1, maxConsecutiveErrors: 1 }));
+    await createBuyer(statusBuyer(other, { priority: 2 }));
+    const ids = await Promise.all(Array.from({ length: 6 }, () => submitLead()));
+    const sales = await Promise.all(ids.map((id) => settledSale(id, 60_000)));
+    expect(sales.map((s) => s.buyerId)).toEqual(ids.map(() => o.id));
+    expect(most).toBe(1);
+    expect(bed.rx.at(other)).toHaveLength(0);
+  });
+});
+
 describe('keep-alive connections', () => {
   let server: Server | undefined;
   afterAll(async () => {

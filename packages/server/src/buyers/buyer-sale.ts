@@ -92,6 +92,22 @@ const START_SQL = `
 
 /** How long a lead waits before asking again for a slot with a buyer whose posts in flight are at its limit. */
 const BUSY_WAIT_MS = { first: 50, max: 500 };
+/**
+ * How long a lead waits for a slot inside its job before handing the job's slot back: it is queued again
+ * (still pending, the busy buyer still next for it) BUSY_REQUEUE_SECONDS later, so leads waiting on a slow
+ * buyer never hold the job queue's slots from webhook deliveries and other buyers' sales for long.
+ */
+const BUSY_HOLD_MS = 2_000;
+const BUSY_REQUEUE_SECONDS = 1;
+
+// Hands a waiting lead's run back to the queue: its claim released and a job for later, in one statement.
+const REQUEUE_LATER_SQL = `
+  with c as (
+    update lead_sale set claimed_until = null, updated_at = now()
+    where lead_id = $1 and status = 'pending' returning lead_id
+  )
+  select graphile_worker.add_job('buyer_sell', json_build_object('id', c.lead_id),
+    run_at => now() + make_interval(secs => $2), max_attempts => 25) from c`;
 
 /** Why the lead does not suit the buyer's filters, or undefined when it does. */
 export function filterMiss(filters: BuyerFilters | undefined, sale: LeadForSale): SkipReason | undefined {
@@ -276,6 +292,7 @@ export async function sellLead(pool: Pool, leadId: string, options: SaleOptions)
     // The pacer first: the buyer's status is read after it, in the statement that reserves the caps.
     await options.admit?.();
     let begun: { keys: ReturnType<typeof capKeys>; result: string | null };
+    const waitingSince = performance.now();
     for (let wait = BUSY_WAIT_MS.first; ; wait = Math.min(wait * 2, BUSY_WAIT_MS.max)) {
       if (options.signal?.aborted) return;
       begun = await beginPost(pool, {
@@ -291,6 +308,14 @@ export async function sellLead(pool: Pool, leadId: string, options: SaleOptions)
         maxErrors: max,
       });
       if (begun.result !== BUSY) break;
+      if (performance.now() - waitingSince > BUSY_HOLD_MS) {
+        await pool.query({
+          name: 'sale_requeue_later',
+          text: REQUEUE_LATER_SQL,
+          values: [leadId, BUSY_REQUEUE_SECONDS * (0.5 + Math.random())],
+        });
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random() / 2)));
     }
     const { keys, result: refused } = begun;
