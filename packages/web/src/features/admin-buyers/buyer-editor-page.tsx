@@ -420,7 +420,7 @@ function BuyerForm({ buyer }: { buyer: BuyerView | null }) {
               />
               <NumberField
                 label="Errors in a row before pausing"
-                description="Errors and timeouts in a row that pause the buyer (5 when empty)."
+                description="Errors, timeouts and cut answers in a row that pause the buyer (5 when empty); also the most posts in flight to it at once."
                 value={draft.maxConsecutiveErrors}
                 onChange={(v) => set('maxConsecutiveErrors', v)}
                 error={at('maxConsecutiveErrors')}
