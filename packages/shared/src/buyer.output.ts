@@ -34,6 +34,7 @@ export const buyerSchema = z.object({
     .describe(
       "Today's figures: sold, returned, revenue and net count the leads offered today (the business day of the offer) and sold to this buyer, as GET /api/admin/revenue counts them",
     ),
+  toSettle: count('Posts whose outcome is unknown, waiting for an admin to settle them'),
   createdAt: dateTime(),
   updatedAt: dateTime(),
 });
@@ -64,6 +65,10 @@ export const saleAttemptSchema = z.object({
     .meta({ description: 'The request as sent, secrets masked' }),
   status: z.int().nullable(),
   response: nullableText('The first 8 KB of the answer'),
+  settled: z
+    .object({ by: text('The admin who settled it'), at: dateTime() })
+    .nullable()
+    .meta({ description: 'An unknown outcome settled by an admin (then accepted or rejected)' }),
 });
 export const saleAttemptsSchema = z.array(saleAttemptSchema);
 
@@ -75,6 +80,13 @@ export const leadSaleSchema = z.object({
   soldAt: dateTime().optional(),
   returned: z.object({ at: dateTime(), reason: text(), note: nullableText() }).optional(),
   attempts: saleAttemptsSchema,
+});
+
+export const leadSettleAnswerSchema = z.object({
+  leadId: uuid(),
+  buyerId: uuid(),
+  status: z.enum(SALE_STATUSES).meta({ description: '`sold`, or `pending`: offered on down the waterfall' }),
+  price: money('USD: the buyer’s price, when it took the lead').nullable(),
 });
 
 export const buyerPreviewAnswerSchema = z.object({

@@ -337,6 +337,14 @@ export const leadReturnSchema = z.object({
   note: z.string().trim().max(2000, 'note is too long').optional(),
 });
 
+/** Settling a post whose outcome is unknown: whether the buyer took the lead (ADR 069). */
+export const leadSettleSchema = z.object({
+  id: z.uuid({ error: 'id must be a UUID' }),
+  buyerId: z.uuid({ error: 'buyerId must be a UUID' }),
+  taken: z.boolean({ error: 'taken must be true (the buyer took it) or false (it did not)' }),
+});
+export type LeadSettleInput = z.infer<typeof leadSettleSchema>;
+
 const day = (name: string) =>
   z
     .string({ error: `${name} must be a date YYYY-MM-DD` })

@@ -65,8 +65,12 @@ export const BUYER_TRANSFORMS = [
   'substr:<from>:<to>',
 ] as const;
 
-/** How one post ended. `timeout`: no answer within the buyer's timeoutMs. */
-export const SALE_OUTCOMES = ['accepted', 'rejected', 'duplicate', 'error', 'timeout'] as const;
+/**
+ * How one post ended. `timeout`: no answer within the buyer's timeoutMs. `unknown`: the buyer may have taken
+ * the lead and nobody knows — its answer was cut, or the server stopped while the post was in flight; the
+ * lead waits until an admin settles it (ADR 069, "Unknown outcomes").
+ */
+export const SALE_OUTCOMES = ['accepted', 'rejected', 'duplicate', 'error', 'timeout', 'unknown'] as const;
 export type SaleOutcome = (typeof SALE_OUTCOMES)[number];
 /** What a response rule may say. */
 export const RULE_OUTCOMES = ['accepted', 'rejected', 'duplicate', 'error'] as const;
@@ -87,7 +91,8 @@ export const SKIP_REASONS = [
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-export const SALE_STATUSES = ['sold', 'unsold', 'pending', 'not_for_sale'] as const;
+/** `unknown`: waiting for an admin to settle a post whose outcome is unknown (the sale's buyer). */
+export const SALE_STATUSES = ['sold', 'unsold', 'pending', 'not_for_sale', 'unknown'] as const;
 export type SaleStatus = (typeof SALE_STATUSES)[number];
 
 export const CAP_PERIODS = ['hour', 'day', 'week', 'month', 'total'] as const;
@@ -175,6 +180,8 @@ export type BuyerView = Omit<BuyerConfig, 'caps'> & {
   caps: BuyerCapUse[];
   /** Today's figures, in the words of MONEY_WORDS (ADR 073): revenue gross, net after returns. */
   today: { offered: number; sold: number; returned: number; revenue: number; net: number };
+  /** Posts to this buyer whose outcome is unknown, waiting for an admin to settle them. */
+  toSettle: number;
   createdAt: string;
   updatedAt: string;
 };
@@ -197,10 +204,13 @@ export type SaleAttemptView = {
   request: { method: string; url: string; headers: Record<string, string>; body: string | null } | null;
   status: number | null;
   response: string | null;
+  /** An unknown outcome an admin settled: who and when (the outcome then reads accepted or rejected). */
+  settled: { by: string; at: string } | null;
 };
 
 export type LeadSaleView = {
   status: SaleStatus;
+  /** The buyer it was sold to, or (`unknown`) the buyer it waits on. */
   buyerId?: string;
   buyerName?: string;
   price?: number;

@@ -45,6 +45,8 @@ export type AuditAction =
   | 'buyers.test'
   | 'buyers.paused'
   | 'leads.return'
+  | 'leads.settle_taken'
+  | 'leads.settle_not_taken'
   | 'ad_costs.import'
   | 'ad_costs.delete';
 

@@ -26,8 +26,14 @@ import { capPeriodKey, isOpen } from './buyer-schedule';
 // locked in a fixed order) together with a `sending` attempt, the lead is posted, and the answer's outcome
 // recorded — the caps released unless the buyer accepted. The first acceptance sells the lead; rejected,
 // duplicate, error and timeout go on to the next buyer, never back to one already offered it (the unique
-// (lead, buyer) attempt). A crash mid-post leaves a `sending` attempt: the next run of the lead's job marks
-// it `error` (interrupted), releases its caps and goes on with the buyers not yet offered the lead.
+// (lead, buyer) attempt). An outcome nobody knows (a cut answer; a crash mid-post leaves a `sending`
+// attempt, which the lead's next run finds) is `unknown`: the caps stay reserved and the lead waits for an
+// admin to settle it (buyer.service.ts settleLead).
+//
+// Pausing is immediate and auto-pause exact (issue 47): sale_begin() checks the buyer's status in the
+// statement that reserves its caps, right before the post, and lets a post start only while the buyer's
+// error streak plus its posts in flight stay under maxConsecutiveErrors. A lead that finds the buyer at
+// that limit waits for a slot (its lease renewed by each ask) rather than moving down the waterfall.
 
 /** A buyer as the sale reads it. */
 export type BuyerRow = {
@@ -60,27 +66,49 @@ export type SaleOptions = {
 /** Seconds a run holds a lead beyond its current post's timeout: another run waits that long. */
 const LEASE_MARGIN_SECONDS = 30;
 
-// Claims the lead's sale (pending, no run holding it), records the posts a crash interrupted as errors
-// with their caps released, and reads the buyers not yet offered the lead, in waterfall order: one round
-// trip. (A lead has at most one post in flight: its waterfall is sequential.)
+// Claims the lead's sale (pending, no run holding it) and reads the buyers not yet offered the lead, in
+// waterfall order: one round trip. A post a crash interrupted (a `sending` attempt: a lead has at most one
+// in flight, its waterfall is sequential) may have reached the buyer, which may have taken the lead: it
+// becomes `unknown` with its cap reservation kept, and the lead's sale `unknown` instead of claimed — it
+// waits for an admin to settle it and is offered to no other buyer meanwhile (ADR 069, "Unknown outcomes").
 const START_SQL = `
-  with c as (
-    update lead_sale set claimed_until = now() + make_interval(secs => $2), updated_at = now()
+  with s as (
+    select exists (select 1 from sale_attempt where lead_id = $1 and outcome = 'sending' and not test) as stuck
+  ), c as (
+    update lead_sale set status = case when s.stuck then 'unknown' else status end,
+      claimed_until = case when s.stuck then null else now() + make_interval(secs => $2) end, updated_at = now()
+    from s
     where lead_id = $1 and status = 'pending' and (claimed_until is null or claimed_until < now())
-    returning lead_id
+    returning lead_id, s.stuck
   ), i as (
-    update sale_attempt set outcome = 'error', reason = 'interrupted: the server stopped before the answer was recorded'
-    where lead_id = $1 and outcome = 'sending' and not test and exists (select 1 from c)
-    returning buyer_id, cap_keys, reserved_cents
-  ), r as (
-    update buyer_cap_usage u set leads = u.leads - 1, amount_cents = u.amount_cents - i.reserved_cents
-    from i where u.buyer_id = i.buyer_id and u.period_key = any(i.cap_keys)
+    update sale_attempt set outcome = 'unknown',
+      reason = 'interrupted: the server stopped while the post was in flight; the buyer may have taken the lead'
+    where lead_id = $1 and outcome = 'sending' and not test and exists (select 1 from c where c.stuck)
   )
-  select exists (select 1 from c) as claimed,
+  select exists (select 1 from c where not c.stuck) as claimed,
     coalesce((select json_agg(b order by b.priority, b.created_at, b.id) from (
       select b.id, b.name, b.status, b.priority, b.price_cents, b.config, b.consecutive_errors, b.created_at from buyer b
       where not exists (select 1 from sale_attempt s where s.lead_id = $1 and s.buyer_id = b.id and not s.test)
-    ) b where exists (select 1 from c)), '[]'::json) as buyers`;
+    ) b where exists (select 1 from c where not c.stuck)), '[]'::json) as buyers`;
+
+/** How long a lead waits before asking again for a slot with a buyer whose posts in flight are at its limit. */
+const BUSY_WAIT_MS = { first: 50, max: 500 };
+/**
+ * How long a lead waits for a slot inside its job before handing the job's slot back: it is queued again
+ * (still pending, the busy buyer still next for it) BUSY_REQUEUE_SECONDS later, so leads waiting on a slow
+ * buyer never hold the job queue's slots from webhook deliveries and other buyers' sales for long.
+ */
+const BUSY_HOLD_MS = 2_000;
+const BUSY_REQUEUE_SECONDS = 1;
+
+// Hands a waiting lead's run back to the queue: its claim released and a job for later, in one statement.
+const REQUEUE_LATER_SQL = `
+  with c as (
+    update lead_sale set claimed_until = null, updated_at = now()
+    where lead_id = $1 and status = 'pending' returning lead_id
+  )
+  select graphile_worker.add_job('buyer_sell', json_build_object('id', c.lead_id),
+    run_at => now() + make_interval(secs => $2), max_attempts => 25) from c`;
 
 /** Why the lead does not suit the buyer's filters, or undefined when it does. */
 export function filterMiss(filters: BuyerFilters | undefined, sale: LeadForSale): SkipReason | undefined {
@@ -162,9 +190,25 @@ export async function postToBuyer(
     priceCents: null,
     reference: null,
   };
-  if (result.status === undefined) {
-    return { ...base, outcome: result.timedOut ? 'timeout' : 'error', reason: result.error ?? 'no answer' };
+  // Said in the reason of whatever outcome follows: the attempts log shows the retry.
+  const retried = result.retried
+    ? `sent again on a new connection (the reused one failed before any answer: ${result.retried})`
+    : null;
+  const withRetry = (reason: string | null) =>
+    retried ? (reason ? `${reason}; ${retried}` : retried) : reason;
+  if (result.cut) {
+    // The buyer began to answer and the answer did not arrive whole: it may have taken the lead.
+    return { ...base, outcome: 'unknown', reason: withRetry(result.error ?? 'the answer was cut') };
   }
+  if (result.status === undefined) {
+    return {
+      ...base,
+      outcome: result.timedOut ? 'timeout' : 'error',
+      reason: withRetry(result.error ?? 'no answer'),
+    };
+  }
+  // An answer longer than the excerpt is read from its first BUYER_RESPONSE_EXCERPT_BYTES: a status rule
+  // still reads it, a JSON or XML rule finds no whole document there (error, with that reason).
   const parsed = evaluateRules(buyer.config.responseRules, {
     status: result.status,
     body: result.excerpt ?? '',
@@ -172,7 +216,7 @@ export async function postToBuyer(
   return {
     ...base,
     outcome: parsed.outcome,
-    reason: parsed.reason,
+    reason: withRetry(parsed.reason),
     priceCents: parsed.priceCents,
     reference: parsed.reference,
   };
@@ -254,45 +298,57 @@ export async function sellLead(pool: Pool, leadId: string, options: SaleOptions)
       skips.push({ buyer: buyer.id, reason: skip });
       continue;
     }
-    const keys = capKeys(buyer.config.caps, at, buyerZone(buyer, options.timeZone));
-    const keyList = keys.map((k) => k.key);
     const priceCents = Number(buyer.price_cents);
     const timeoutMs =
       buyer.config.delivery.kind === 'http'
         ? (buyer.config.delivery.timeoutMs ?? DEFAULT_BUYER_TIMEOUT_MS)
         : 30_000;
+    const max = buyer.config.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS;
     const attemptId = crypto.randomUUID();
-    const [skipBuyers, skipReasons] = flushSkips();
-    const { rows } = await pool.query<{ full: string | null }>({
-      name: 'sale_begin',
-      text: 'select sale_begin($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) as full',
-      values: [
+    // The pacer first: the buyer's status is read after it, in the statement that reserves the caps.
+    await options.admit?.();
+    let begun: { keys: ReturnType<typeof capKeys>; result: string | null };
+    const waitingSince = performance.now();
+    for (let wait = BUSY_WAIT_MS.first; ; wait = Math.min(wait * 2, BUSY_WAIT_MS.max)) {
+      if (options.signal?.aborted) return;
+      begun = await beginPost(pool, {
         leadId,
-        sale.kind,
-        skipBuyers,
-        skipReasons,
+        kind: sale.kind,
+        skips: flushSkips(),
         attemptId,
-        buyer.id,
-        at,
-        keyList,
-        keys.map((k) => k.cap.leads ?? null),
-        keys.map((k) => (k.cap.amount === undefined ? null : centsOf(k.cap.amount))),
+        buyer,
+        at: options.clock(),
+        timeZone: options.timeZone,
         priceCents,
-        Math.ceil(timeoutMs / 1000) + LEASE_MARGIN_SECONDS,
-      ],
-    });
-    const fullKey = rows[0]?.full ?? null;
-    if (fullKey) {
-      const period = keys.find((k) => k.key === fullKey)?.cap.period ?? 'day';
+        leaseSeconds: Math.ceil(timeoutMs / 1000) + LEASE_MARGIN_SECONDS,
+        maxErrors: max,
+      });
+      if (begun.result !== BUSY) break;
+      if (performance.now() - waitingSince > BUSY_HOLD_MS) {
+        await pool.query({
+          name: 'sale_requeue_later',
+          text: REQUEUE_LATER_SQL,
+          values: [leadId, BUSY_REQUEUE_SECONDS * (0.5 + Math.random())],
+        });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait * (0.5 + Math.random() / 2)));
+    }
+    const { keys, result: refused } = begun;
+    const keyList = keys.map((k) => k.key);
+    if (refused === PAUSED) {
+      skips.push({ buyer: buyer.id, reason: 'paused' });
+      continue;
+    }
+    if (refused) {
+      const period = keys.find((k) => k.key === refused)?.cap.period ?? 'day';
       skips.push({ buyer: buyer.id, reason: `cap_${period}` as SkipReason });
       continue;
     }
-    await options.admit?.();
     const result = await postToBuyer(buyer, sale.lead, options);
-    // Cut short at a stop: the attempt stays `sending`, and the next run records it as interrupted.
+    // Cut short at a stop: the attempt stays `sending`, and the next run records it as unknown.
     if (options.signal?.aborted && result.outcome !== 'accepted') return;
     const sold = result.outcome === 'accepted';
-    const max = buyer.config.maxConsecutiveErrors ?? DEFAULT_MAX_CONSECUTIVE_ERRORS;
     const pausedReason = `${max} errors or timeouts in a row`;
     const { rows: finished } = await pool.query<{ paused: boolean }>({
       name: 'sale_finish',
@@ -324,7 +380,8 @@ export async function sellLead(pool: Pool, leadId: string, options: SaleOptions)
       });
       await options.onBuyerPaused?.({ id: buyer.id, name: buyer.name, reason: pausedReason });
     }
-    if (sold) return;
+    // Sold, or waiting for an admin to settle an unknown outcome: never offered on meanwhile.
+    if (sold || result.outcome === 'unknown') return;
   }
   const [skipBuyers, skipReasons] = flushSkips();
   await pool.query({
@@ -332,6 +389,50 @@ export async function sellLead(pool: Pool, leadId: string, options: SaleOptions)
     text: 'select sale_unsold($1, $2, $3, $4, $5)',
     values: [leadId, sale.kind, skipBuyers, skipReasons, options.clock()],
   });
+}
+
+/** sale_begin()'s answers besides null (reserved) and a full cap's key. */
+const PAUSED = '!paused';
+const BUSY = '!busy';
+
+/** Writes the skips so far and, unless the buyer is paused, busy or a cap full, reserves its caps. */
+async function beginPost(
+  pool: Pool,
+  p: {
+    leadId: string;
+    kind: LeadForSale['kind'];
+    skips: string[][];
+    attemptId: string;
+    buyer: BuyerRow;
+    at: Date;
+    timeZone: string;
+    priceCents: number;
+    leaseSeconds: number;
+    maxErrors: number;
+  },
+) {
+  // The periods are the post's own: a lead that waited for a slot may start in the next hour.
+  const keys = capKeys(p.buyer.config.caps, p.at, buyerZone(p.buyer, p.timeZone));
+  const { rows } = await pool.query<{ result: string | null }>({
+    name: 'sale_begin',
+    text: 'select sale_begin($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) as result',
+    values: [
+      p.leadId,
+      p.kind,
+      p.skips[0],
+      p.skips[1],
+      p.attemptId,
+      p.buyer.id,
+      p.at,
+      keys.map((k) => k.key),
+      keys.map((k) => k.cap.leads ?? null),
+      keys.map((k) => (k.cap.amount === undefined ? null : centsOf(k.cap.amount))),
+      p.priceCents,
+      p.leaseSeconds,
+      p.maxErrors,
+    ],
+  });
+  return { keys, result: rows[0]?.result ?? null };
 }
 
 function skipReason(buyer: BuyerRow, sale: LeadForSale, at: Date): SkipReason | undefined {

@@ -36,6 +36,7 @@ type Row = BuyerRow & {
   today_returned: number;
   today_revenue_cents: string | null;
   today_credited_cents: string | null;
+  to_settle: number;
 };
 
 const notFound = () => new AppError(ERROR_CODES.notFound, 'Buyer not found');
@@ -102,7 +103,8 @@ const SELECT = `
     (select count(*) filter (where s.outcome not in ('skipped'))::int from sale_attempt s
        where s.buyer_id = b.id and not s.test and s.at >= $2) as today_offered,
     t.sold as today_sold, t.returned as today_returned, t.revenue_cents as today_revenue_cents,
-    t.credited_cents as today_credited_cents
+    t.credited_cents as today_credited_cents,
+    (select count(*)::int from sale_attempt s where s.buyer_id = b.id and s.outcome = 'unknown' and not s.test) as to_settle
   from buyer b
   -- Today's sales as GET /api/admin/revenue counts them (issue 47, ADR 073): the leads offered today (the
   -- business day of the offer), sold to the buyer, returned ones included; their returns beside them.
@@ -146,6 +148,7 @@ function viewOf(r: Row, ctx: ViewContext): BuyerView {
       revenue: dollarsOf(Number(r.today_revenue_cents ?? 0)),
       net: dollarsOf(Number(r.today_revenue_cents ?? 0) - Number(r.today_credited_cents ?? 0)),
     },
+    toSettle: r.to_settle,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
   };
@@ -263,14 +266,16 @@ export async function updateBuyer(pool: Pool, input: BuyerUpdateInput, options: 
 /** Deletes a buyer that never bought a lead; one with sales is paused instead (its revenue stays). */
 export async function deleteBuyer(pool: Pool, id: string, actor: Actor) {
   const { rows } = await pool.query<{ sold: boolean }>(
-    `select exists (select 1 from lead_sale where buyer_id = $1) as sold from buyer where id = $1`,
+    `select exists (select 1 from lead_sale where buyer_id = $1)
+       or exists (select 1 from sale_attempt where buyer_id = $1 and outcome = 'unknown' and not test) as sold
+     from buyer where id = $1`,
     [id],
   );
   if (!rows[0]) throw notFound();
   if (rows[0].sold) {
     throw new AppError(
       ERROR_CODES.conflict,
-      'This buyer has bought leads: its sales and revenue must stay. Pause it instead.',
+      'This buyer has bought leads, or has sales to settle: its sales and revenue must stay. Pause it instead.',
     );
   }
   await pool.query('delete from buyer where id = $1', [id]);
@@ -299,11 +304,13 @@ type AttemptRow = {
   request: SaleAttemptView['request'];
   status: number | null;
   response: string | null;
+  settled_by: string | null;
+  settled_at: Date | null;
 };
 
 const ATTEMPT_SELECT = `
   select s.id, s.buyer_id, b.name as buyer_name, s.lead_id, s.lead_kind, s.at, s.test, s.outcome, s.reason,
-    s.price_cents, s.reference, s.latency_ms, s.request, s.status, s.response
+    s.price_cents, s.reference, s.latency_ms, s.request, s.status, s.response, s.settled_by, s.settled_at
   from sale_attempt s join buyer b on b.id = s.buyer_id`;
 
 const attemptView = (r: AttemptRow): SaleAttemptView => ({
@@ -322,6 +329,7 @@ const attemptView = (r: AttemptRow): SaleAttemptView => ({
   request: r.request,
   status: r.status,
   response: r.response,
+  settled: r.settled_at ? { by: r.settled_by ?? '', at: iso(r.settled_at) } : null,
 });
 
 export async function listAttempts(
@@ -336,6 +344,63 @@ export async function listAttempts(
     [input.id, input.test === undefined ? null : input.test === 'true', input.limit ?? 100],
   );
   return rows.map(attemptView);
+}
+
+/**
+ * GET /api/admin/buyers/{id}/to-settle: the buyer's posts whose outcome is unknown (a cut answer, or the
+ * server stopped while they were in flight), oldest first — each lead waits there until settled.
+ */
+export async function listToSettle(pool: Pool, id: string) {
+  const exists = await pool.query('select 1 from buyer where id = $1', [id]);
+  if (!exists.rowCount) throw notFound();
+  const { rows } = await pool.query<AttemptRow>(
+    `${ATTEMPT_SELECT} where s.buyer_id = $1 and s.outcome = 'unknown' and not s.test order by s.at, s.seq`,
+    [id],
+  );
+  return rows.map(attemptView);
+}
+
+/**
+ * POST /api/admin/leads/{id}/settle: an admin settles a post whose outcome is unknown with what the buyer
+ * says. Taken: the lead is sold to it at the price reserved for the post (the buyer's price), the
+ * reservation becoming the sale. Not taken: the attempt is closed (rejected, its caps released) and the
+ * lead goes on down the waterfall from where it stopped (a new job; buyers already offered it never are
+ * again). One statement (sale_settle()): of two admins settling at once, one does and the other gets 409.
+ */
+export async function settleLead(
+  pool: Pool,
+  input: { id: string; buyerId: string; taken: boolean },
+  options: { now: Date; actor: Actor },
+) {
+  const { rows } = await pool.query<{ lead_id: string; buyer_id: string; price_cents: string }>(
+    'select * from sale_settle($1, $2, $3, $4, $5)',
+    [input.id, input.buyerId, input.taken, options.actor.username, options.now],
+  );
+  const settled = rows[0];
+  if (!settled) {
+    const { rows: known } = await pool.query<{ outcome: string }>(
+      'select outcome from sale_attempt where lead_id = $1 and buyer_id = $2 and not test',
+      [input.id, input.buyerId],
+    );
+    if (!known[0]) throw new AppError(ERROR_CODES.notFound, 'This lead was never posted to this buyer.');
+    throw new AppError(
+      ERROR_CODES.conflict,
+      `This sale is not waiting to be settled (its outcome is ${known[0].outcome}): it may just have been settled by someone else.`,
+    );
+  }
+  const price = dollarsOf(Number(settled.price_cents));
+  await recordAudit(pool, {
+    actor: options.actor.username,
+    action: input.taken ? 'leads.settle_taken' : 'leads.settle_not_taken',
+    detail: { id: input.id, buyerId: input.buyerId, ...(input.taken ? { price } : {}) },
+    ipAddress: options.actor.ipAddress,
+  });
+  return {
+    leadId: input.id,
+    buyerId: input.buyerId,
+    status: input.taken ? ('sold' as const) : ('pending' as const),
+    price: input.taken ? price : null,
+  };
 }
 
 async function buyerRow(pool: Pool, id: string): Promise<BuyerRow> {
@@ -431,6 +496,12 @@ export async function leadSale(pool: Pool, leadId: string): Promise<LeadSaleView
   const view: LeadSaleView = { status, attempts: attempts.map(attemptView) };
   if (sale?.buyer_id) view.buyerId = sale.buyer_id;
   if (sale?.buyer_name) view.buyerName = sale.buyer_name;
+  // Waiting for settlement: the buyer is the one whose post's outcome is unknown.
+  const waiting = status === 'unknown' ? attempts.find((a) => a.outcome === 'unknown') : undefined;
+  if (waiting) {
+    view.buyerId = waiting.buyer_id;
+    view.buyerName = waiting.buyer_name;
+  }
   if (sale?.price_cents != null) view.price = dollarsOf(Number(sale.price_cents));
   if (sale?.sold_at) view.soldAt = iso(sale.sold_at);
   if (sale?.returned_at) {

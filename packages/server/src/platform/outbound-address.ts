@@ -243,9 +243,19 @@ function guardedConnect(
   });
 }
 
+/**
+ * How long a kept-alive connection may sit idle before we close it: below the idle timeouts servers
+ * commonly use (Node's and Apache's 5 s), so we seldom send on a connection the receiver is closing (the
+ * race Node's documentation warns of; outbound-request.ts retries the rest once). A receiver that
+ * announces a shorter `Keep-Alive: timeout=` is believed (Node's agent closes a second before it).
+ */
+export const OUTBOUND_IDLE_MS = 4_000;
+
 /** Keep-alive agents whose every new connection goes through the guard. */
-export function outboundAgents(options: OutboundOptions) {
-  const agentOptions = { keepAlive: true, maxSockets: 64 };
+export function outboundAgents(options: OutboundOptions, keepAlive = true) {
+  const agentOptions = keepAlive
+    ? { keepAlive: true, maxSockets: 64, timeout: OUTBOUND_IDLE_MS }
+    : { keepAlive: false, maxSockets: 1 };
   // Asynchronous createConnection (Node's agents wait for the callback when nothing is returned).
   class GuardedHttpAgent extends http.Agent {
     override createConnection(connectOptions: ConnectOptions, done?: Created) {
@@ -271,5 +281,11 @@ export function outboundAgentFor(url: URL, options: OutboundOptions): http.Agent
     agents = outboundAgents(options);
     if (!options.lookup) shared.set(options.allowPrivate, agents);
   }
+  return url.protocol === 'https:' ? agents.https : agents.http;
+}
+
+/** A guarded agent for one request on a connection of its own (never a kept one), closed after it. */
+export function singleUseAgentFor(url: URL, options: OutboundOptions): http.Agent {
+  const agents = outboundAgents(options, false);
   return url.protocol === 'https:' ? agents.https : agents.http;
 }

@@ -6,6 +6,7 @@ import {
   buyerTestAnswerSchema,
   leadReturnAnswerSchema,
   leadSaleSchema,
+  leadSettleAnswerSchema,
   revenueRowsSchema,
   saleAttemptsSchema,
 } from '@uf/shared/buyer.output';
@@ -19,6 +20,7 @@ import {
   buyerUpdateSchema,
   leadReturnSchema,
   leadSaleQuerySchema,
+  leadSettleSchema,
   revenueQuerySchema,
   SKIP_REASONS,
 } from '@uf/shared/buyer.schema';
@@ -29,9 +31,11 @@ import {
   leadSale,
   listAttempts,
   listBuyers,
+  listToSettle,
   previewBuyer,
   returnLead,
   revenue,
+  settleLead,
   testBuyer,
   updateBuyer,
 } from '../buyers/buyer.service';
@@ -85,6 +89,11 @@ export function createBuyersRouter() {
       .input(buyerAttemptsQuerySchema)
       .output(saleAttemptsSchema)
       .query(({ ctx, input }) => listAttempts(ctx.services.db.pool, input)),
+    toSettle: adminProcedure
+      .meta(restAt('GET', `${BASE}/:id/to-settle`))
+      .input(buyerIdSchema)
+      .output(saleAttemptsSchema)
+      .query(({ ctx, input }) => listToSettle(ctx.services.db.pool, input.id)),
     preview: adminProcedure
       .meta(restAt('POST', `${BASE}/:id/preview`))
       .input(buyerPreviewSchema)
@@ -114,6 +123,13 @@ export function createBuyersRouter() {
       .output(leadReturnAnswerSchema)
       .mutation(({ ctx, input }) =>
         returnLead(ctx.services.db.pool, input, { now: ctx.services.clock(), actor: actorOf(ctx) }),
+      ),
+    settleLead: adminProcedure
+      .meta(restAt('POST', '/api/admin/leads/:id/settle'))
+      .input(leadSettleSchema)
+      .output(leadSettleAnswerSchema)
+      .mutation(({ ctx, input }) =>
+        settleLead(ctx.services.db.pool, input, { now: ctx.services.clock(), actor: actorOf(ctx) }),
       ),
     revenue: adminProcedure
       .meta(restAt('GET', '/api/admin/revenue'))
@@ -208,8 +224,15 @@ export const BUYER_OPERATION_DOCS: Record<string, OperationDoc> = {
   'admin.buyers.attempts': {
     tag: 'Admin',
     summary: 'A buyer’s log: every offer and skip',
-    description: `Newest first: the request as sent (secrets masked), the status, the first 8 KB of the answer, the latency, the outcome (accepted, rejected, duplicate, error, timeout, or skipped with a reason code: ${SKIP_REASONS.join(', ')}), the price and the buyer's reference. \`test=true\` lists only test posts.`,
+    description: `Newest first: the request as sent (secrets masked), the status, the first 8 KB of the answer, the latency, the outcome (accepted, rejected, duplicate, error, timeout, unknown — the answer was cut or the server stopped mid-post, see \`to-settle\` —, or skipped with a reason code: ${SKIP_REASONS.join(', ')}), the price and the buyer's reference. \`test=true\` lists only test posts.`,
     responses: { '200': json('The attempts'), '404': error('No such buyer') },
+  },
+  'admin.buyers.toSettle': {
+    tag: 'Admin',
+    summary: 'A buyer’s sales to settle',
+    description:
+      'Oldest first, the posts to this buyer whose outcome is unknown: its answer was cut (a body shorter than announced, a reset or the time running out after it began), or the server stopped while the post was in flight. The buyer may have taken each lead, so its cap keeps counting it, and the lead is offered to no other buyer until it is settled (`POST /api/admin/leads/{id}/settle`).',
+    responses: { '200': json('The attempts waiting to be settled'), '404': error('No such buyer') },
   },
   'admin.buyers.preview': {
     tag: 'Admin',
@@ -231,8 +254,21 @@ export const BUYER_OPERATION_DOCS: Record<string, OperationDoc> = {
     tag: 'Admin',
     summary: 'Where a lead was sold',
     description:
-      '`sold` (buyer and price), `unsold` (every buyer passed or refused), `pending` (being offered) or `not_for_sale` (held or rejected by the quality checks, no consent, do-not-sell, opted out, or no buyer was active when it came), with every offer in order. Website and API leads alike.',
+      '`sold` (buyer and price), `unsold` (every buyer passed or refused), `pending` (being offered), `unknown` (waiting for an admin to settle a post whose outcome is unknown with `buyerId`: see `POST /api/admin/leads/{id}/settle`) or `not_for_sale` (held or rejected by the quality checks, no consent, do-not-sell, opted out, or no buyer was active when it came), with every offer in order. Website and API leads alike.',
     responses: { '200': json('The sale and its attempts'), '404': error('No such lead') },
+  },
+  'admin.buyers.settleLead': {
+    tag: 'Admin',
+    summary: 'Settle a sale whose outcome is unknown',
+    description:
+      'After asking the buyer (its report, its support): `taken: true` books the sale to `buyerId` at the price reserved for the post (the buyer’s price then); `taken: false` closes the post (recorded as rejected, its caps released) and offers the lead on down the waterfall from where it stopped — buyers already offered it are never offered it again. Recorded in the audit log. Two settles at once: one wins, the other gets 409.',
+    input: { example: { buyerId: '3f0c2b8e-1d5a-4c59-9b0e-6b1f2a7d9c41', taken: true } },
+    responses: {
+      '200': json('What the sale became'),
+      '400': error('A bad id, buyerId or taken'),
+      '404': error('The lead was never posted to this buyer'),
+      '409': error('The post is not waiting to be settled (already settled, or never unknown)'),
+    },
   },
   'admin.buyers.returnLead': {
     tag: 'Admin',

@@ -27,6 +27,7 @@ import { Migration20261204100000_buyer_money_cents } from './Migration2026120410
 import { Migration20261204200000_monthly_summary } from './Migration20261204200000_monthly_summary';
 import { Migration20261205100000_sale_daily_rollup } from './Migration20261205100000_sale_daily_rollup';
 import { Migration20261206100000_website_lead_look_batch } from './Migration20261206100000_website_lead_look_batch';
+import { Migration20261207300000_sale_unknown } from './Migration20261207300000_sale_unknown';
 import { Migration20261207400000_sale_daily_gross } from './Migration20261207400000_sale_daily_gross';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
@@ -91,6 +92,10 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261206100000_website_lead_look_batch',
     class: Migration20261206100000_website_lead_look_batch,
+  },
+  {
+    name: 'Migration20261207300000_sale_unknown',
+    class: Migration20261207300000_sale_unknown,
   },
   {
     name: 'Migration20261207400000_sale_daily_gross',

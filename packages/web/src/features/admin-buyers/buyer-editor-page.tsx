@@ -68,6 +68,7 @@ import {
 import { BUYERS_LINK, buyerLink } from './buyer-links';
 import { BuyerTryPanel } from './buyer-try-panel';
 import { capUseWords, crossesMidnight } from './buyer-words';
+import { ToSettlePanel } from './to-settle-panel';
 
 // The buyer editor (issue 34): /admin/buyers/new and /admin/buyers/{id}. Everything a posting spec says —
 // delivery, headers (secrets shown as •••• and kept unless changed), the field map, the response rules,
@@ -343,6 +344,7 @@ function BuyerForm({ buyer }: { buyer: BuyerView | null }) {
           Back to Buyers
         </Button>
       </Group>
+      {saved && <ToSettlePanel buyerId={saved.id} buyerName={saved.name} />}
       {saved && <BuyerTryPanel buyerId={saved.id} isDirty={isDirty} />}
 
       <form
@@ -418,7 +420,7 @@ function BuyerForm({ buyer }: { buyer: BuyerView | null }) {
               />
               <NumberField
                 label="Errors in a row before pausing"
-                description="Errors and timeouts in a row that pause the buyer (5 when empty)."
+                description="Errors, timeouts and cut answers in a row that pause the buyer (5 when empty); also the most posts in flight to it at once."
                 value={draft.maxConsecutiveErrors}
                 onChange={(v) => set('maxConsecutiveErrors', v)}
                 error={at('maxConsecutiveErrors')}

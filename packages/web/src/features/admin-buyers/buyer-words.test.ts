@@ -46,12 +46,26 @@ describe('lead buyers in words', () => {
     expect(latencyWords(null)).toBe('—');
   });
 
+  it('says who settled an unknown outcome, and which way', () => {
+    const settled = { by: 'alice', at: '2026-11-29T10:00:00.000Z' };
+    expect(attemptReason({ outcome: 'accepted', reason: 'the answer was cut: reset', settled })).toBe(
+      'the answer was cut: reset — settled by alice: the buyer took it',
+    );
+    expect(attemptReason({ outcome: 'rejected', reason: null, settled })).toBe(
+      'Unknown outcome — settled by alice: the buyer did not take it',
+    );
+    expect(attemptReason({ outcome: 'unknown', reason: 'interrupted', settled: null })).toBe('interrupted');
+  });
+
   it("says a lead's sale in a sentence", () => {
     expect(saleSentence({ status: 'sold', buyerName: 'Acme', price: 8.5, attempts: [] })).toBe(
       'Sold to Acme for $8.50',
     );
     expect(saleSentence({ status: 'unsold', attempts: [] })).toMatch(/^Unsold/);
     expect(saleSentence({ status: 'pending', attempts: [] })).toMatch(/^Pending/);
+    expect(saleSentence({ status: 'unknown', buyerName: 'Acme', attempts: [] })).toMatch(
+      /^Unknown — waiting for settlement with Acme/,
+    );
     expect(saleSentence({ status: 'not_for_sale', attempts: [] })).toMatch(/^Not for sale: held/);
   });
 

@@ -26,6 +26,7 @@ export const OUTCOME_WORDS: Record<Outcome, { label: string; color: string }> = 
   duplicate: { label: 'Duplicate', color: 'yellow' },
   error: { label: 'Error', color: 'red' },
   timeout: { label: 'Timeout', color: 'red' },
+  unknown: { label: 'Unknown', color: 'grape' },
   skipped: { label: 'Skipped', color: 'gray' },
   sending: { label: 'Sending', color: 'blue' },
 };
@@ -55,9 +56,15 @@ export function skipReasonWords(code: string | null): string {
   return SKIP_WORDS[code as SkipReason] ?? code;
 }
 
-/** What the reason column says for an attempt: a skip's words, or the buyer's own reason. */
-export function attemptReason(attempt: Pick<SaleAttemptView, 'outcome' | 'reason'>): string {
+/** What the reason column says for an attempt: a skip's words, or the buyer's own reason (and who settled it). */
+export function attemptReason(
+  attempt: Pick<SaleAttemptView, 'outcome' | 'reason'> & { settled?: SaleAttemptView['settled'] },
+): string {
   if (attempt.outcome === 'skipped') return `Skipped: ${skipReasonWords(attempt.reason)}`;
+  if (attempt.settled) {
+    const said = attempt.outcome === 'accepted' ? 'the buyer took it' : 'the buyer did not take it';
+    return `${attempt.reason ?? 'Unknown outcome'} — settled by ${attempt.settled.by}: ${said}`;
+  }
   return attempt.reason ?? '';
 }
 
@@ -91,6 +98,7 @@ export const SALE_STATUS_WORDS: Record<SaleStatus, { label: string; color: strin
   unsold: { label: 'Unsold', color: 'gray' },
   pending: { label: 'Pending', color: 'blue' },
   not_for_sale: { label: 'Not for sale', color: 'gray' },
+  unknown: { label: 'Unknown', color: 'grape' },
 };
 
 /** A lead's sale in one sentence: 'Sold to Acme for $8.50', 'Unsold: …', 'Pending: …', 'Not for sale: …'. */
@@ -104,6 +112,8 @@ export function saleSentence(
       return 'Unsold: every buyer passed on it or refused it.';
     case 'pending':
       return 'Pending: being offered to the buyers now.';
+    case 'unknown':
+      return `Unknown — waiting for settlement with ${sale.buyerName ?? 'a deleted buyer'}: it may have taken the lead (its answer was cut, or the server stopped mid-post). Ask the buyer, then settle it.`;
     default:
       return sale.attempts.length > 0
         ? 'Not for sale.'

@@ -28,7 +28,8 @@ import { capUseWords, usd } from './buyer-words';
 
 // The Buyers screen (issue 34): every buyer in waterfall order (priority, lower first) with its status,
 // price, today's offers, sales and revenue and the use of its caps; Edit, Pause / Resume, its Log, and
-// Delete (refused, with the server's words, once it has bought a lead: pause it instead).
+// Delete (refused, with the server's words, once it has bought a lead: pause it instead). A buyer with
+// sales whose outcome is unknown says how many are to settle (issue 47), linking to its screen's list.
 
 const WHOLE_LABEL = { root: { overflow: 'visible', maxWidth: 'none' }, label: { overflow: 'visible' } };
 
@@ -202,6 +203,15 @@ export function BuyersListPage() {
                             </Text>
                           )}
                         </>
+                      )}
+                      {b.toSettle > 0 && (
+                        <Anchor
+                          size="xs"
+                          display="block"
+                          renderRoot={(props) => <Link {...props} {...buyerLink(b.id)} />}
+                        >
+                          {b.toSettle.toLocaleString()} to settle
+                        </Anchor>
                       )}
                     </Table.Td>
                     <Table.Td>{usd(b.price)}</Table.Td>

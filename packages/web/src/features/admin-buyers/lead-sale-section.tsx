@@ -8,10 +8,12 @@ import { appErrorOf, trpc } from '../../trpc';
 import { AttemptsTable } from './attempts-table';
 import { buyerLink } from './buyer-links';
 import { SALE_STATUS_WORDS, saleSentence, usd } from './buyer-words';
+import { SettleActions } from './settle-actions';
 
 // The Sale section of a lead's page (issue 34), website and API leads alike: sold to whom for how much,
 // unsold, pending or not for sale; whether it was returned; every offer in waterfall order (skips with
-// their reason in words), each opening to its request and answer; and Return lead while it can be.
+// their reason in words), each opening to its request and answer; and Return lead while it can be. A sale
+// whose outcome is unknown (issue 47) waits for settlement with its buyer: the two settle actions.
 
 const WHOLE_LABEL = { root: { overflow: 'visible', maxWidth: 'none' }, label: { overflow: 'visible' } };
 
@@ -87,6 +89,18 @@ export function LeadSaleSection({
                 for {usd(data.price)}
                 {data.soldAt ? ` on ${clock.formatWithZone(data.soldAt)}` : ''}
               </>
+            ) : data.status === 'unknown' && data.buyerId ? (
+              <>
+                Unknown — waiting for settlement with{' '}
+                <Anchor
+                  size="sm"
+                  renderRoot={(props) => <Link {...props} {...buyerLink(data.buyerId ?? '')} />}
+                >
+                  {data.buyerName ?? 'a deleted buyer'}
+                </Anchor>
+                : it may have taken the lead (its answer was cut, or the server stopped mid-post). Ask the
+                buyer, then settle it.
+              </>
             ) : (
               saleSentence(data)
             )}
@@ -98,6 +112,15 @@ export function LeadSaleSection({
           </Button>
         )}
       </Group>
+      {data.status === 'unknown' && data.buyerId && (
+        <SettleActions
+          leadId={leadId}
+          leadName={leadName}
+          buyerId={data.buyerId}
+          buyerName={data.buyerName ?? 'the buyer'}
+          onSettled={() => void sale.refetch()}
+        />
+      )}
       {data.returned && (
         <Group gap="sm" wrap="nowrap" align="flex-start">
           <Badge color="orange" variant="light" styles={WHOLE_LABEL}>
