@@ -22,6 +22,7 @@ const ENV = { WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', TRUST_PROXY: '127.0.0.1' };
 // backtracking engine tries every way to split the a's between the two +'s.
 const ANSWER = `${'a'.repeat(8 * 1024 - 1)}\n`;
 const HEALTHZ_LIMIT_MS = 100;
+const STALL_MS = 1_500;
 
 const buyerConfig = (url: string, regex: string) => ({
   delivery: { kind: 'http', method: 'POST', url, encoding: 'json', timeoutMs: 5000 },
@@ -182,8 +183,12 @@ describe('response-rule patterns', () => {
     // Within 100 ms throughout. Two cores shared with other work can hold any process back now and then:
     // the phase without the rule shows how much (twice its slowest answer allows for the noise to differ
     // between phases), still far below the seconds a backtracking pattern holds the server for.
-    const limit = Math.max(HEALTHZ_LIMIT_MS, 2 * Math.max(...without.times));
-    expect(withRule.times.filter((ms) => ms >= limit)).toEqual([]);
+    // The p99 is held to that; a single late answer (a scheduling hiccup on a loaded machine, seen at
+    // 2 cores under a load average of 12) is allowed up to STALL_MS, a tenth of what the 30-character
+    // answer alone stalled the old engine for (15.4 s; the 8 KB one stalled it for good).
+    const limit = Math.max(HEALTHZ_LIMIT_MS, 2 * p99(without.times));
+    expect(p99(withRule.times)).toBeLessThan(limit);
+    expect(withRule.times.filter((ms) => ms >= STALL_MS)).toEqual([]);
     // Every lead was posted and its 8 KB answer read by RE2, which (as JavaScript would, eventually) finds
     // no match: the next rule reads the answer as a refusal, recorded, and the lead is unsold.
     expect(rx_.at('/redos').length).toBe(withRule.leadIds.length);
