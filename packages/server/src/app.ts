@@ -257,6 +257,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       services.leads.close(),
       services.partnerLeads.close(),
       services.emailReports.close(),
+      services.landingArms.close(),
     ]);
   });
   services.analytics.startUpkeep((err) => app.log.warn({ err }, 'analytics upkeep run failed'));

@@ -46,7 +46,8 @@ export type AuditAction =
   | 'buyers.paused'
   | 'leads.return'
   | 'ad_costs.import'
-  | 'ad_costs.delete';
+  | 'ad_costs.delete'
+  | 'experiments.change';
 
 export async function recordAudit(
   pool: Pool,

@@ -27,6 +27,7 @@ import { Migration20261204100000_buyer_money_cents } from './Migration2026120410
 import { Migration20261204200000_monthly_summary } from './Migration20261204200000_monthly_summary';
 import { Migration20261205100000_sale_daily_rollup } from './Migration20261205100000_sale_daily_rollup';
 import { Migration20261206100000_website_lead_look_batch } from './Migration20261206100000_website_lead_look_batch';
+import { Migration20261207600000_experiments } from './Migration20261207600000_experiments';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -90,5 +91,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261206100000_website_lead_look_batch',
     class: Migration20261206100000_website_lead_look_batch,
+  },
+  {
+    name: 'Migration20261207600000_experiments',
+    class: Migration20261207600000_experiments,
   },
 ];
