@@ -176,6 +176,16 @@ describe('a running landing experiment', () => {
       { arm: 'control', receipt_arm: 'control', hash: hashOf('control') },
     ]);
 
+    // The lead's page and the CSV export name the experiment and the arm.
+    const leadId = (byApp.json() as { id: string }).id;
+    expect((await admin('GET', `/api/admin/leads/${leadId}`)).json()).toMatchObject({
+      experiment: 'Headline',
+      arm: 'owed',
+    });
+    const csv = (await admin('GET', '/api/admin/export')).body;
+    expect(csv.split('\n')[0]).toContain('experiment,arm');
+    expect(csv).toContain('Headline,owed');
+
     const results = (await admin('GET', `/api/admin/experiments/${experimentId}/results`)).json();
     const byKey = Object.fromEntries(
       (results.arms as { key: string; visitors: number; leads: number }[]).map((a) => [a.key, a]),
