@@ -174,8 +174,9 @@ export async function experimentResults(pool: Pool, experiment: LiveExperiment, 
 
   const [controlArm, ...others] = experiment.arms;
   const controlCounts = counts.get(controlArm?.key ?? '') ?? emptyCounts();
-  const scale = isMoney ? 0.01 : 1;
-  const scaled = (iv: { low: number; high: number }) => ({ low: iv.low * scale, high: iv.high * scale });
+  // Cents to dollars at the edge (a division: 35 / 100 is 0.35, where 35 × 0.01 is not).
+  const unit = (x: number) => (isMoney ? x / 100 : x);
+  const scaled = (iv: { low: number; high: number }) => ({ low: unit(iv.low), high: unit(iv.high) });
   const compared: { armName: string; c: Comparison }[] = [];
   const comparisons = others.flatMap((arm) => {
     const treatment = summaryOf(metric, counts.get(arm.key) ?? emptyCounts());
@@ -192,9 +193,9 @@ export async function experimentResults(pool: Pool, experiment: LiveExperiment, 
       {
         arm: arm.key,
         metric,
-        control: perVisitor(control.sum, control.n) * scale,
-        treatment: perVisitor(treatment.sum, treatment.n) * scale,
-        absolute: c.absolute * scale,
+        control: unit(perVisitor(control.sum, control.n)),
+        treatment: unit(perVisitor(treatment.sum, treatment.n)),
+        absolute: unit(c.absolute),
         relative: c.relative,
         sequential: { absolute: scaled(c.sequential.absolute), relative: c.sequential.relative },
         fixed: { absolute: scaled(c.fixed.absolute), relative: c.fixed.relative },
