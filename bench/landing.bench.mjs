@@ -282,8 +282,8 @@ function printLongFrames(visits) {
     console.info(`    ${Math.round(max)} ms max, ${count}×  ${key.slice(0, 110)}`);
 }
 
-/** Signs in as the bench's admin and starts a two-arm headline experiment on the landing page. */
-async function startExperiment(app) {
+/** Signs in as the bench's admin and makes a two-arm headline experiment (a draft; `start` starts it). */
+async function createExperiment(app) {
   const headers = { 'content-type': 'application/json', origin: app.replace(/\/$/, '') };
   const login = await fetch(`${app}api/admin/login`, {
     method: 'POST',
@@ -314,18 +314,19 @@ async function startExperiment(app) {
   });
   if (created.status !== 201) throw new Error(`experiment: ${created.status} ${await created.text()}`);
   const { id } = await created.json();
-  const started = await fetch(`${app}api/admin/experiments/${id}/start`, {
-    method: 'POST',
-    headers: { ...headers, cookie },
-  });
-  if (!started.ok) throw new Error(`start: ${started.status}`);
-  return ['control', 'owed'];
+  const start = async () => {
+    const started = await fetch(`${app}api/admin/experiments/${id}/start`, {
+      method: 'POST',
+      headers: { ...headers, cookie },
+    });
+    if (!started.ok) throw new Error(`start: ${started.status}`);
+  };
+  return { id, start };
 }
 
-function printArms(staticRuns, armRuns, loadAtStart) {
+function printArms(runsByTarget, loadAtStart) {
   const load = `load average ${loadAtStart.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`;
-  const rows = [summary('static: prerendered HTML + CSS, no JS, gzip', staticRuns)];
-  for (const [arm, runs] of armRuns) rows.push(summary(`arm ${arm} (experiment running)`, runs));
+  const rows = [...runsByTarget].map(([label, runs]) => summary(label, runs));
   console.info(`\nLighthouse per arm, mobile preset, simulated throttling, median of ${RUNS} (${load}):`);
   printTable(rows);
   const base = Number(rows[0]['LCP s']);
@@ -371,24 +372,33 @@ async function main() {
   const armRuns = new Map();
   try {
     if (only === 'arms') {
-      const arms = await startExperiment(app);
+      const { id, start } = await createExperiment(app);
+      const targets = [
+        ['static: prerendered HTML + CSS, no JS, gzip', staticUrl],
+        ['app, no experiment', app],
+        ['arm control (its preview)', `${app}?arm=control&experiment=${id}`],
+        ['arm owed (its preview)', `${app}?arm=owed&experiment=${id}`],
+      ];
       const chrome = await chromeLauncher.launch({
         chromePath: CHROME_PATH,
         chromeFlags: ['--headless=new', ...CHROME_FLAGS],
       });
       try {
-        for (let i = 0; i < RUNS; i++) {
-          staticRuns.push(await audit(chrome, staticUrl));
-          for (const arm of arms) {
-            const runs = armRuns.get(arm) ?? [];
-            runs.push(await audit(chrome, `${app}?arm=${arm}`));
-            armRuns.set(arm, runs);
-          }
-        }
+        // Alternating, so load on the machine hits every target alike.
+        for (let i = 0; i < RUNS; i++)
+          for (const [label, url] of targets)
+            armRuns.set(label, [...(armRuns.get(label) ?? []), await audit(chrome, url)]);
+        // Then running: / is served in whichever arm Lighthouse's address and user agent hash to.
+        await start();
+        for (let i = 0; i < RUNS; i++)
+          armRuns.set('/ with the experiment running', [
+            ...(armRuns.get('/ with the experiment running') ?? []),
+            await audit(chrome, app),
+          ]);
       } finally {
         await chrome.kill();
       }
-      return printArms(staticRuns, armRuns, loadAtStart);
+      return printArms(armRuns, loadAtStart);
     }
     if (only === 'all') {
       const chrome = await chromeLauncher.launch({

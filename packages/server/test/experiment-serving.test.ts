@@ -97,7 +97,7 @@ describe('a running landing experiment', () => {
     expect(forms.size).toBe(1);
     expect([...forms][0]).toContain('consent');
     // Each visitor counted once, however many page views.
-    await expect.poll(() => exposures(experimentId)).toBe(40);
+    await expect.poll(() => exposures(experimentId), { timeout: 10_000 }).toBe(40);
   });
 
   it('serves bots, HEAD requests, prefetches and previews an arm without counting them', async () => {
@@ -122,7 +122,7 @@ describe('a running landing experiment', () => {
     // A counted visitor after them: once it is in, everything before it was written (one writer, in order).
     const marker = { ua: `${BROWSER_UA} marker`, ip: visitorAddress() };
     await visit(marker);
-    await expect.poll(() => exposures(experimentId)).toBe(before + 1);
+    await expect.poll(() => exposures(experimentId), { timeout: 10_000 }).toBe(before + 1);
   });
 
   it('carries each arm into its leads, sent by the app or by the browser itself, and into the results', async () => {
