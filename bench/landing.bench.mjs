@@ -10,7 +10,13 @@
 // mobile conditions (150 ms round trips, 1.6 Mbit/s, CPU 4× slower; applied, not simulated) and prints
 // how long the app then takes to be ready and what it transfers.
 //
+// With a landing experiment running (issue 48, ADR 075), each arm's page (through its `?arm=` preview:
+// the same document a visitor in that arm is served, never counted) is audited the same way, alternating
+// with the static page, and its LCP printed against the static page's (goal ≤ 1.2×), with the scripts
+// and requests it made beside the control's (assignment must add none).
+//
 //   npm run bench landing [-- --runs 3]     (CHROME_PATH, default /usr/bin/chromium)
+//   npm run bench landing -- --only arms    (the arms' pass alone)
 
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -276,6 +282,58 @@ function printLongFrames(visits) {
     console.info(`    ${Math.round(max)} ms max, ${count}×  ${key.slice(0, 110)}`);
 }
 
+/** Signs in as the bench's admin and makes a two-arm headline experiment (a draft; `start` starts it). */
+async function createExperiment(app) {
+  const headers = { 'content-type': 'application/json', origin: app.replace(/\/$/, '') };
+  const login = await fetch(`${app}api/admin/login`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ username: 'bench', password: 'bench-password-48' }),
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  const created = await fetch(`${app}api/admin/experiments`, {
+    method: 'POST',
+    headers: { ...headers, cookie },
+    body: JSON.stringify({
+      name: 'Bench headline',
+      arms: [
+        { key: 'control', name: 'Control', weight: 50, content: {} },
+        {
+          key: 'owed',
+          name: 'Owed',
+          weight: 50,
+          content: {
+            eyebrow: 'Free, official sources',
+            headline: 'Your State May Be Holding Money That Belongs To You',
+            heroButton: 'Check What You Are Owed',
+            formFirst: false,
+          },
+        },
+      ],
+    }),
+  });
+  if (created.status !== 201) throw new Error(`experiment: ${created.status} ${await created.text()}`);
+  const { id } = await created.json();
+  const start = async () => {
+    const started = await fetch(`${app}api/admin/experiments/${id}/start`, {
+      method: 'POST',
+      headers: { ...headers, cookie },
+    });
+    if (!started.ok) throw new Error(`start: ${started.status}`);
+  };
+  return { id, start };
+}
+
+function printArms(runsByTarget, loadAtStart) {
+  const load = `load average ${loadAtStart.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`;
+  const rows = [...runsByTarget].map(([label, runs]) => summary(label, runs));
+  console.info(`\nLighthouse per arm, mobile preset, simulated throttling, median of ${RUNS} (${load}):`);
+  printTable(rows);
+  const base = Number(rows[0]['LCP s']);
+  for (const row of rows.slice(1))
+    console.info(`LCP ${row.target} / static: ${(Number(row['LCP s']) / base).toFixed(2)} (goal ≤ 1.2)`);
+}
+
 async function main() {
   // --only interactions: the typed visits and taps alone, without Lighthouse (quicker, while tuning).
   const only = option('only', 'all');
@@ -285,7 +343,16 @@ async function main() {
   const { child } = await startProcess(
     'server',
     serverArgv(),
-    { DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    {
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // The arms' pass signs in to start an experiment.
+      ADMIN_USERNAME: 'bench',
+      ADMIN_PASSWORD: 'bench-password-48',
+    },
     readyAt(port),
   );
   const app = `http://127.0.0.1:${port}/`;
@@ -302,7 +369,37 @@ async function main() {
   const earlyTaps = [];
   const typedApp = [];
   const typedStatic = [];
+  const armRuns = new Map();
   try {
+    if (only === 'arms') {
+      const { id, start } = await createExperiment(app);
+      const targets = [
+        ['static: prerendered HTML + CSS, no JS, gzip', staticUrl],
+        ['app, no experiment', app],
+        ['arm control (its preview)', `${app}?arm=control&experiment=${id}`],
+        ['arm owed (its preview)', `${app}?arm=owed&experiment=${id}`],
+      ];
+      const chrome = await chromeLauncher.launch({
+        chromePath: CHROME_PATH,
+        chromeFlags: ['--headless=new', ...CHROME_FLAGS],
+      });
+      try {
+        // Alternating, so load on the machine hits every target alike.
+        for (let i = 0; i < RUNS; i++)
+          for (const [label, url] of targets)
+            armRuns.set(label, [...(armRuns.get(label) ?? []), await audit(chrome, url)]);
+        // Then running: / is served in whichever arm Lighthouse's address and user agent hash to.
+        await start();
+        for (let i = 0; i < RUNS; i++)
+          armRuns.set('/ with the experiment running', [
+            ...(armRuns.get('/ with the experiment running') ?? []),
+            await audit(chrome, app),
+          ]);
+      } finally {
+        await chrome.kill();
+      }
+      return printArms(armRuns, loadAtStart);
+    }
     if (only === 'all') {
       const chrome = await chromeLauncher.launch({
         chromePath: CHROME_PATH,

@@ -6,7 +6,7 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Alive, NotAlive, Readiness } from '@uf/shared/health.output';
 import { warmUpPatterns } from '@uf/shared/rule-patterns';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { buyerTasks, idleBuyersSweep, requeueSales, storedRulesCheck } from './buyers/buyer-worker';
 import type { AppConfig } from './config';
 import { moneySummarySection } from './costs/money-summary';
@@ -26,7 +26,7 @@ import { originCheckPlugin } from './plugins/origin-check';
 import { secureCookiesPlugin } from './plugins/secure-cookies';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { sessionPlugin } from './plugins/session';
-import { spaPlugin } from './plugins/spa';
+import { type ServedLandingArm, spaPlugin } from './plugins/spa';
 import { adminStreamRoutes } from './rest/admin-stream-routes';
 import { registerRestRoutes } from './rest/rest-adapter';
 import { restRoutesOf } from './rest/rest-routes';
@@ -260,6 +260,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       services.leads.close(),
       services.partnerLeads.close(),
       services.emailReports.close(),
+      services.landingArms.close(),
     ]);
   });
   services.analytics.startUpkeep((err) => app.log.warn({ err }, 'analytics upkeep run failed'));
@@ -417,6 +418,27 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
     });
   });
 
+  // Issue 48 (ADR 075): the landing experiment's arm of a request to the landing page, by the same
+  // cookieless visitor id the analytics count (its country and bot rules too), never a cookie.
+  const landingArm = async (req: FastifyRequest): Promise<ServedLandingArm | null> => {
+    const header = (name: string) => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v.join(',') : v;
+    };
+    const served = await services.landingArms.choose({
+      method: req.method,
+      ip: req.ip || null,
+      userAgent: header('user-agent'),
+      secChUa: header('sec-ch-ua'),
+      purpose: [header('sec-purpose'), header('purpose'), header('x-purpose'), header('x-moz')]
+        .filter(Boolean)
+        .join(','),
+      query: (req.query ?? {}) as Record<string, unknown>,
+    });
+    return served
+      ? { content: served.arm.content, contentHash: served.arm.contentHash, tokenArm: served.tokenArm }
+      : null;
+  };
   await app.register(spaPlugin, {
     distDir: config.webDistDir ? path.resolve(config.webDistDir) : defaultWebDist(),
     timeZone: config.timeZone,
@@ -427,7 +449,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       // The business clock (issue 26): the admin shows every date and time in this zone.
       timeZone: config.timeZone,
     },
-    issueFormToken: () => services.quality.issueToken(),
+    issueFormToken: (arm) => services.quality.issueToken(arm),
+    landingArm,
   });
   // The landing form posted by the browser itself (ADR 057): the same operations as the API's doors.
   await app.register(landingFormPlugin, {
@@ -437,8 +460,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions): Promis
       makeCaller(createContext({ req, res: reply })).lead.setBeneficiary({ id, beneficiary } as never),
     leadState: async (req, reply, id) =>
       (await makeCaller(createContext({ req, res: reply })).lead.byId({ id })).state ?? null,
-    renderLanding: (step, formToken) => app.renderLanding(step, formToken),
-    issueFormToken: () => services.quality.issueToken(),
+    renderLanding: (step, formToken, copy) => app.renderLanding(step, formToken, copy),
+    issueFormToken: (arm) => services.quality.issueToken(arm),
+    landingArm,
   });
 
   return app;

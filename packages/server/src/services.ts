@@ -4,6 +4,7 @@ import type { AppConfig } from './config';
 import type { Database } from './db/database';
 import { createEmailReports, type EmailReports } from './email/email-reports.service';
 import { createMailer, type Mailer } from './email/mailer';
+import { createLandingArms, type LandingArms } from './experiments/landing-arms';
 import { createLeadSubmitter, type LeadSubmitter } from './leads/lead.service';
 import type { Metrics } from './metrics';
 import { createPartnerLeadWriter, type PartnerLeadWriter } from './partners/partner-lead.service';
@@ -28,6 +29,8 @@ export type Services = {
   webhookOutbox: OutboxWaker;
   /** E-mail reports and alerts over SMTP (ADR 063): the scheduler, the alerts other features raise. */
   emailReports: EmailReports;
+  /** Landing experiments (issue 48): the arm each landing request is served in, and its exposures. */
+  landingArms: LandingArms;
   /** The SMTP sender (not configured without SMTP_URL): alerts, reports, e-mail buyers. */
   mailer: Mailer;
   /** Now, as the app sees it (tests inject theirs): schedules, caps, return windows. */
@@ -50,6 +53,7 @@ export function createServices(
   const clock = options.clock ?? (() => new Date());
   const quality = createQuality(db.pool, clock);
   const mailer = createMailer(config.mail.smtpUrl, config.mail.from);
+  const analytics = createAnalyticsService({ db, config, metrics });
   return {
     mailer,
     clock,
@@ -57,7 +61,14 @@ export function createServices(
     config,
     backupSource,
     quality,
-    analytics: createAnalyticsService({ db, config, metrics }),
+    analytics,
+    landingArms: createLandingArms({
+      pool: db.pool,
+      timeZone: config.timeZone,
+      clock,
+      visitorId: analytics.visitorId,
+      warn: options.warn ?? (() => {}),
+    }),
     leads: createLeadSubmitter(db.pool, quality, webhookOutbox.wake),
     partnerLeads: createPartnerLeadWriter(db.pool, quality, webhookOutbox.wake),
     webhookOutbox,

@@ -54,6 +54,9 @@ const WEBSITE_HEADER = [
   'fbp',
   'msclkid',
   'ttclid',
+  // The landing experiment and arm of the lead's page (issue 48).
+  'experiment',
+  'arm',
   // Lead quality (issue 33): the verdict and its reason codes.
   'verdict',
   'reasons',

@@ -239,6 +239,9 @@ describe('website leads list', () => {
       fbp: null,
       msclkid: null,
       ttclid: null,
+      // The landing experiment and arm of the lead's page (issue 48): none here.
+      experiment: null,
+      arm: null,
       // Lead quality (issue 33): a lead stored before it (straight into the table here) is accepted.
       quality: { verdict: 'accept', reasons: [], decidedBy: 'rules', decidedAt: null, rulesVersion: 0 },
     });

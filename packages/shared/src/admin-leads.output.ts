@@ -48,6 +48,8 @@ const websiteLeadFields = {
   channel: nullableText(`Marketing channel of the visit: ${CHANNELS.join(', ')}`),
   source: nullableText('utm_source, else the referring site, else direct'),
   medium: nullableText('utm_medium'),
+  experiment: nullableText('The landing experiment the lead’s page was served in (its name; issue 48)'),
+  arm: nullableText('The arm of that experiment (its key)'),
   campaign: nullableText('utm_campaign'),
   ...(Object.fromEntries(
     LEAD_CLICK_ID_FIELDS.map((key) => [key, nullableText(CLICK_ID_DOCS[key])]),

@@ -50,6 +50,9 @@ export const WEBSITE_LEAD_FIELDS = [
   // The visit's ad click ids and Meta cookies (issue 24): gclid, gbraid, wbraid, fbclid, fbc, fbp,
   // msclkid, ttclid.
   ...LEAD_CLICK_ID_FIELDS,
+  // The landing experiment (its name) and arm (its key) of the page the lead was sent from (issue 48).
+  'experiment',
+  'arm',
 ] as const;
 export type WebsiteLeadField = (typeof WEBSITE_LEAD_FIELDS)[number];
 
@@ -105,6 +108,9 @@ export type AdminWebsiteLead = {
   source: string | null;
   medium: string | null;
   campaign: string | null;
+  /** The landing experiment the lead's page was served in (its name), and the arm's key (issue 48). */
+  experiment: string | null;
+  arm: string | null;
   quality: LeadQuality;
 } & Record<LeadClickIdField, string | null>;
 

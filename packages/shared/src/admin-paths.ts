@@ -8,7 +8,7 @@
  * screen (issue 35), /admin/costs: all share that route.
  */
 const LEAD_PAGE =
-  /^\/admin\/(?:(?:api-)?leads\/[^/]+|quality\/(?:review|settings)|buyers(?:\/[^/]+)?|costs)$/;
+  /^\/admin\/(?:(?:api-)?leads\/[^/]+|quality\/(?:review|settings)|buyers(?:\/[^/]+)?|costs|experiments(?:\/[^/]+)?)$/;
 
 /** Whether `path` (no query) is a lead's page, a quality, a buyers or the ad costs screen: where sign-in
  * may send the admin back to. */
@@ -16,6 +16,10 @@ export const isLeadPagePath = (path: string): boolean => LEAD_PAGE.test(path);
 
 /** Whether `path` (no query, no trailing slash) is one of the buyers screens (issue 34). */
 export const isBuyerPagePath = (path: string): boolean => /^\/admin\/buyers(?:\/[^/]+)?$/.test(path);
+
+/** Whether `path` (no query, no trailing slash) is one of the landing experiments' screens (issue 48). */
+export const isExperimentPagePath = (path: string): boolean =>
+  /^\/admin\/experiments(?:\/[^/]+)?$/.test(path);
 
 /** Whether `path` (no query, no trailing slash) is the ad costs screen (issue 35). */
 export const isCostsPagePath = (path: string): boolean => path === '/admin/costs';

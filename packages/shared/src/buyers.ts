@@ -42,6 +42,9 @@ export const BUYER_LEAD_FIELDS = [
   'utmTerm',
   'utmContent',
   ...LEAD_CLICK_ID_FIELDS,
+  // Issue 48: the landing experiment (by name) and arm (by key) the lead's page was served in.
+  'experiment',
+  'arm',
 ] as const;
 export type BuyerLeadField = (typeof BUYER_LEAD_FIELDS)[number];
 export const isBuyerLeadField = (name: string): name is BuyerLeadField =>

@@ -1,4 +1,5 @@
 import { DEFAULT_SUPPORT_EMAIL, DEFAULT_TIME_ZONE } from '@uf/shared/constants';
+import type { ArmContent } from '@uf/shared/experiments';
 import { PAGE_DATE_TOKENS, type PageDates, pageDates } from '@uf/shared/page-dates';
 
 // Runtime configuration the server writes into index.html (<meta name="app-config">), so one build
@@ -14,6 +15,11 @@ export type AppConfig = {
   timeZone: string;
   /** Today and this year as the pages show them, filled in by the server per request (ADR 053). */
   dates: PageDates;
+  /**
+   * The landing experiment arm's copy this document was served with (issue 48, ADR 075): the server
+   * rendered the page with it, so hydration renders the same text (no flicker). Absent: the page as built.
+   */
+  landingCopy?: ArmContent;
 };
 
 function readConfig(): AppConfig {
@@ -36,11 +42,25 @@ function readConfig(): AppConfig {
   return { ...fallback, ...written, dates: written.dates ?? pageDates(new Date()) };
 }
 
-const config = readConfig();
+let config = readConfig();
 
 /** This deployment's configuration, read once from the page. */
 export function appConfig(): AppConfig {
   return config;
+}
+
+/**
+ * The server's render of the landing page in an arm (entry-server.tsx): `render` sees `extra` in the
+ * config. renderToString is synchronous, so no other render runs while the config is changed.
+ */
+export function renderingWith<T>(extra: Partial<AppConfig>, render: () => T): T {
+  const before = config;
+  config = { ...config, ...extra };
+  try {
+    return render();
+  } finally {
+    config = before;
+  }
 }
 
 /** The same, for components (it never changes while the page lives). */

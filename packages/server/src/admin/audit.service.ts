@@ -48,7 +48,8 @@ export type AuditAction =
   | 'leads.settle_taken'
   | 'leads.settle_not_taken'
   | 'ad_costs.import'
-  | 'ad_costs.delete';
+  | 'ad_costs.delete'
+  | 'experiments.change';
 
 export async function recordAudit(
   pool: Pool,

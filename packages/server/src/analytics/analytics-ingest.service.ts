@@ -334,6 +334,8 @@ export function createAnalyticsIngester(options: AnalyticsIngesterOptions) {
       return { stored: true };
     },
     /** Stops taking events and writes every queued one (graceful shutdown). */
+    /** The cookieless visitor id of a request (issue 48: landing experiments assign arms by it). */
+    visitorId: visitors.visitorId,
     close: () => committer.close(),
   };
 }

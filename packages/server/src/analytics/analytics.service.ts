@@ -49,6 +49,8 @@ export function createAnalyticsService(options: {
 
   return {
     track: ingester.track,
+    /** The cookieless visitor id, as the events are counted by (ADR 055; landing experiments, ADR 075). */
+    visitorId: ingester.visitorId,
     /** The visitor's country as analytics derives it (also stored on website leads, issue 15). */
     lookupCountry,
     summary: (query: AnalyticsQuery): Promise<AnalyticsSummary> =>

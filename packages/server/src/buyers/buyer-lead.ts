@@ -23,7 +23,9 @@ const LEAD_SQL = `
     w.zip_code, w.state, w.birth_month, w.birth_day, w.birth_year, w.beneficiary, w.consent_given,
     t.body as consent_text, r.created_at as consent_at, coalesce(w.trusted_form_url, r.trusted_form_url) as trusted_form_url,
     w.ip_address, w.user_agent, r.page_url, w.created_at, w.attribution,
-    w.consent_given and not w.do_not_sell and w.opted_out_at is null as sellable, coalesce(w.source, 'direct') as source
+    w.consent_given and not w.do_not_sell and w.opted_out_at is null as sellable, coalesce(w.source, 'direct') as source,
+    coalesce((select e.name from experiment e where e.id = w.experiment_id), w.experiment_id::text) as experiment,
+    w.experiment_arm as arm
   from website_lead w
   left join consent_receipt r on r.lead_id = w.id
   left join consent_text t on t.hash = r.consent_text_hash
@@ -32,7 +34,7 @@ const LEAD_SQL = `
   select 'api', a.id, a.first_name, a.last_name, null, a.phone, a.street_address, a.city,
     null, a.state, a.birth_month, a.birth_day, a.birth_year, a.beneficiary, null,
     null, null, a.trusted_form_url, null, null, null, a.created_at, null,
-    a.opted_out_at is null, 'api'
+    a.opted_out_at is null, 'api', null, null
   from api_lead a where a.id = $1`;
 
 type Row = {
@@ -61,6 +63,8 @@ type Row = {
   attribution: Record<string, string | undefined> | null;
   sellable: boolean;
   source: string;
+  experiment: string | null;
+  arm: string | null;
 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -110,6 +114,8 @@ export function offeredLeadOf(r: Row, now: Date): LeadForSale {
       (typeof LEAD_CLICK_ID_FIELDS)[number],
       string | null
     >),
+    experiment: r.experiment,
+    arm: r.arm,
   };
   return { lead, kind: r.kind, sellable: r.sellable, source: r.source.toLowerCase(), ageYears: age };
 }
@@ -161,5 +167,7 @@ export function testLead(now: Date): OfferedLead {
     utmCampaign: null,
     utmTerm: null,
     utmContent: null,
+    experiment: null,
+    arm: null,
   };
 }

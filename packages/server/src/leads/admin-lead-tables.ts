@@ -93,6 +93,12 @@ const WEBSITE_COLUMNS: Record<WebsiteLeadField, Column> = fieldColumns(WEBSITE, 
   optedOut: optedOut(WEBSITE),
   tcpaCompliant,
   ...CLICK_ID_COLUMNS,
+  // Issue 48: the experiment by its name (its id if it was deleted since), the arm by its key.
+  experiment: {
+    column: `coalesce((select e.name from experiment e where e.id = ${WEBSITE.columns.experimentId.name}), ${WEBSITE.columns.experimentId.name}::text)`,
+    kind: 'text',
+  },
+  arm: { column: WEBSITE.columns.experimentArm.name, kind: 'text' },
 });
 
 const API_COLUMNS: Record<ApiLeadField, Column> = fieldColumns(API, API_LEAD_FIELDS, {

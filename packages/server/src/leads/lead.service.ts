@@ -20,6 +20,7 @@ import { sha256Hex } from '../platform/sha256';
 import { dateAndTimeIn } from '../platform/time';
 import { CURRENT_CONSENT_TEXT, tcpaCompliantFor } from '../privacy/consent.service';
 import { emailLockNameOfHash, suppressionHashes } from '../privacy/suppression.service';
+import type { TokenArm } from '../quality/form-token';
 import { type Assessment, assessWebsiteLead } from '../quality/lead-quality';
 import type { Quality } from '../quality/quality.service';
 import { verdictSql } from '../quality/verdict-sql';
@@ -74,6 +75,8 @@ type LeadRow = {
   quality: Assessment;
   /** The batch's advisory-lock keys for this lead (bigint as text): its e-mail's and its look-ups'. */
   lockKeys: string[];
+  /** Issue 48: the landing experiment's arm the page was served in, as its genuine form token says. */
+  tokenArm: TokenArm | null;
 };
 
 /** The submission as its shared schemas parse it: the form's fields, the evidence and the quality fields. */
@@ -131,6 +134,8 @@ const LEAD_INSERT = batchInsert(columnsOf(WebsiteLead)).from<LeadRow>(
     phoneE164: (r) => r.quality.phoneE164,
     emailKey: (r) => r.quality.emailKey,
     formTokenNonce: (r) => r.quality.tokenNonce,
+    experimentId: (r) => r.tokenArm?.experimentId ?? null,
+    experimentArm: (r) => r.tokenArm?.arm ?? null,
   },
   [
     ['receipt_id', 'uuid', (r) => r.receiptId],
@@ -204,9 +209,14 @@ const SUBMIT_SQL = `
     returning id, state, attribution->>'utm_source' as utm_source, opted_out_at, quality_verdict
   ), receipt as (
     insert into consent_receipt (id, lead_id, consent_given, consent_text_hash, consent_text_version,
-      ip_address, user_agent, page_url, trusted_form_url, gpc, attribution, created_at)
+      ip_address, user_agent, page_url, trusted_form_url, gpc, attribution, experiment_id, experiment_arm,
+      experiment_content_hash, created_at)
     select i.receipt_id, lead.id, i.consent_given, ${TEXT_HASH}, ${TEXT_VERSION}, i.ip_address, i.user_agent,
-      i.page_url, i.trusted_form_url, i.gpc, i.attribution, i.created_at
+      i.page_url, i.trusted_form_url, i.gpc, i.attribution, i.experiment_id, i.experiment_arm,
+      -- Issue 48: the hash of the arm's content as it was served (frozen once the experiment started).
+      (select a->>'contentHash' from experiment e cross join jsonb_array_elements(e.arms) a
+        where e.id = i.experiment_id and a->>'key' = i.experiment_arm),
+      i.created_at
     from lead join input i using (id)
   )
   -- The batch's webhook messages (ADR 062), in the same statement: a lead is never acknowledged
@@ -288,6 +298,7 @@ export function createLeadSubmitter(
       const hashes = suppressionHashes({ email: input.email, phone: input.phone });
       const visit = visitAttribution(meta.attribution, DIRECT_REFERRER, meta.host);
       const [{ settings }, tokens] = await Promise.all([quality.settings.current(), quality.formTokens()]);
+      const token = tokens.check(input.formToken, quality.clock());
       const assessment = assessWebsiteLead(
         input,
         {
@@ -296,7 +307,7 @@ export function createLeadSubmitter(
           automation: input.automation ?? false,
         },
         {
-          token: tokens.check(input.formToken, quality.clock()),
+          token,
           userAgent: meta.userAgent,
           secChUa: meta.secChUa,
           settings,
@@ -326,6 +337,7 @@ export function createLeadSubmitter(
         attribution: hasAttribution(meta.attribution) ? JSON.stringify(meta.attribution) : null,
         quality: assessment,
         lockKeys: [emailLockNameOfHash(hashes.email), ...assessment.lockNames].map(lockKey),
+        tokenArm: token.arm ?? null,
       };
       try {
         await committer.push(row);

@@ -16,6 +16,7 @@ import { EMAIL_PATTERN, PHONE_PATTERN, ZIP_PATTERN } from '@uf/shared/lead.schem
 import type { $ZodType } from 'zod/v4/core';
 import { AD_COST_OPERATION_DOCS } from '../trpc/ad-costs.router';
 import { BUYER_OPERATION_DOCS } from '../trpc/buyers.router';
+import { EXPERIMENT_OPERATION_DOCS } from '../trpc/experiments.router';
 import { QUALITY_OPERATION_DOCS } from '../trpc/quality.router';
 import { inputSchema, int, type JsonSchema, object, ref, str } from './json-schema';
 
@@ -909,4 +910,5 @@ export const operations: Record<string, OperationDoc> = {
   ...QUALITY_OPERATION_DOCS,
   ...BUYER_OPERATION_DOCS,
   ...AD_COST_OPERATION_DOCS,
+  ...EXPERIMENT_OPERATION_DOCS,
 };

@@ -8,6 +8,7 @@ import { LEAD_FORM_NOTICES, PUBLIC_TOASTS } from '@uf/shared/messages';
 import { FORM_TOKEN_FIELD, HONEYPOT_FIELD } from '@uf/shared/quality-fields';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../errors';
+import type { ServedLandingArm } from './spa';
 
 // The landing page's form posted by the browser itself (ADR 057): when the app's script did not run
 // (blocked, failed, not there yet), `POST /` takes the same lead through the same operation as
@@ -27,9 +28,18 @@ export type LandingFormOptions = {
   /** The state the server derived for the lead (null when unknown). */
   leadState(req: FastifyRequest, reply: FastifyReply, id: string): Promise<string | null>;
   /** The landing page rendered in a step with a form token, as a complete HTML document (the spa plugin). */
-  renderLanding(step: LandingStep, formToken: string): Promise<string | null>;
-  /** A new form token (issue 33). */
-  issueFormToken(): Promise<string>;
+  renderLanding(
+    step: LandingStep,
+    formToken: string,
+    copy?: ServedLandingArm['content'],
+  ): Promise<string | null>;
+  /** A new form token (issue 33), carrying the landing experiment's arm (issue 48). */
+  issueFormToken(arm?: ServedLandingArm['tokenArm']): Promise<string>;
+  /**
+   * Issue 48: the visitor's arm in a landing experiment (the same hash as the page they posted from, never
+   * counted for a POST), so the answer shows the arm's copy; null: the page as built.
+   */
+  landingArm?(req: FastifyRequest): Promise<ServedLandingArm | null>;
 };
 
 const FORM_BODY_LIMIT = 16 * 1024;
@@ -99,8 +109,19 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
    * (issue 33: the time on the page counts from the first page, not from this answer); any other step
    * gets a new one.
    */
-  const answer = async (reply: FastifyReply, status: number, step: LandingStep, carriedToken?: string) => {
-    const html = await opts.renderLanding(step, carriedToken || (await opts.issueFormToken()));
+  const answer = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    step: LandingStep,
+    carriedToken?: string,
+  ) => {
+    const served = opts.landingArm ? await opts.landingArm(req) : null;
+    const html = await opts.renderLanding(
+      step,
+      carriedToken || (await opts.issueFormToken(served?.tokenArm ?? null)),
+      served?.content,
+    );
     // What the visitor entered is in the page: never stored by a cache.
     reply.header('cache-control', 'no-store');
     if (html === null) {
@@ -129,12 +150,16 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
         : text(LANDING_FORM_FIELDS.beneficiary);
       try {
         await opts.setBeneficiary(req, reply, id, beneficiary);
-        return answer(reply, 200, { step: 'done', leadId: id, state: await opts.leadState(req, reply, id) });
+        return answer(req, reply, 200, {
+          step: 'done',
+          leadId: id,
+          state: await opts.leadState(req, reply, id),
+        });
       } catch (err) {
         const { status } = toErrorResponse(err);
         if (status >= 500) req.log.error({ err }, 'beneficiary form post failed');
         const state = await opts.leadState(req, reply, id).catch(() => null);
-        return answer(reply, status, {
+        return answer(req, reply, status, {
           step: 'beneficiary',
           leadId: id,
           state,
@@ -155,7 +180,7 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
         [FORM_TOKEN_FIELD]: text(FORM_TOKEN_FIELD),
         [HONEYPOT_FIELD]: text(HONEYPOT_FIELD),
       });
-      return answer(reply, 200, {
+      return answer(req, reply, 200, {
         step: 'beneficiary',
         leadId: id,
         state: await opts.leadState(req, reply, id),
@@ -174,6 +199,7 @@ export async function landingFormPlugin(app: FastifyInstance, opts: LandingFormO
       if (error.error === ERROR_CODES.duplicateEmail) errors.email = LEAD_FORM_NOTICES.duplicateEmail;
       const alert = alertFor(error.error, status);
       return answer(
+        req,
         reply,
         status,
         {

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { DEFAULT_SUPPORT_EMAIL } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
+import type { ArmContent } from '@uf/shared/experiments';
 import { LANDING_STEP_META, type LandingStep } from '@uf/shared/landing-step';
 import { PAGE_DATE_TOKENS, type PageDates, pageDates } from '@uf/shared/page-dates';
 import { isPagePath, isSignedInPagePath, SIGNED_IN_DOCUMENT } from '@uf/shared/page-paths';
@@ -16,9 +17,17 @@ import { normalisedPath } from './origin-check';
 declare module 'fastify' {
   interface FastifyInstance {
     /** The landing page rendered on the server in a step (ADR 057); null when the app is not built. */
-    renderLanding(step: LandingStep, formToken: string): Promise<string | null>;
+    renderLanding(step: LandingStep, formToken: string, copy?: ArmContent): Promise<string | null>;
   }
 }
+
+/** The landing experiment's arm a request is served in (issue 48, ADR 075). */
+export type ServedLandingArm = {
+  content: ArmContent;
+  contentHash: string;
+  /** What the page's form token carries, so the lead records its arm (null: a preview or a rollout). */
+  tokenArm: { experimentId: string; arm: string } | null;
+};
 
 export type SpaOptions = {
   distDir: string;
@@ -26,7 +35,9 @@ export type SpaOptions = {
   /** The business time zone: the day whose date the public pages show (ADR 053). */
   timeZone: string;
   /** A new form token for a page served now (issue 33): every document carries one. */
-  issueFormToken(): Promise<string>;
+  issueFormToken(arm?: ServedLandingArm['tokenArm']): Promise<string>;
+  /** Issue 48: the landing experiment's arm of this request; null (or absent): the page as built. */
+  landingArm?(req: FastifyRequest): Promise<ServedLandingArm | null>;
 };
 
 const escapeAttr = (s: string) =>
@@ -74,12 +85,23 @@ function readTemplate(file: string, publicConfig: Record<string, unknown>): stri
   return withSupportEmail(readFileSync(file, 'utf8'), publicConfig);
 }
 
-/** A template with this deployment's config and today's date filled in. */
-function fillHtml(template: string, publicConfig: Record<string, unknown>, dates: PageDates): string {
+/**
+ * A template with this deployment's config and today's date filled in; for a landing experiment's arm
+ * (issue 48) its copy in the config too (the app renders what the server did), and the canonical link
+ * to the page's own address: the arm is the same page, never a page of its own.
+ */
+function fillHtml(
+  template: string,
+  publicConfig: Record<string, unknown>,
+  dates: PageDates,
+  landingCopy?: ArmContent,
+): string {
+  const config = { ...publicConfig, dates, ...(landingCopy ? { landingCopy } : {}) };
+  const canonical = landingCopy ? '<link rel="canonical" href="/" />\n    ' : '';
   return template
     .replace(
       '<!--app-config-->',
-      `<meta name="app-config" content="${escapeAttr(JSON.stringify({ ...publicConfig, dates }))}" />`,
+      `${canonical}<meta name="app-config" content="${escapeAttr(JSON.stringify(config))}" />`,
     )
     .split(PAGE_DATE_TOKENS.today)
     .join(escapeAttr(dates.today))
@@ -87,8 +109,13 @@ function fillHtml(template: string, publicConfig: Record<string, unknown>, dates
     .join(escapeAttr(dates.year));
 }
 
-function fillDocument(template: string, publicConfig: Record<string, unknown>, dates: PageDates): Document {
-  const { head, end } = splitAtBodyEnd(fillHtml(template, publicConfig, dates));
+function fillDocument(
+  template: string,
+  publicConfig: Record<string, unknown>,
+  dates: PageDates,
+  landingCopy?: ArmContent,
+): Document {
+  const { head, end } = splitAtBodyEnd(fillHtml(template, publicConfig, dates, landingCopy));
   return { head: compressHead(head), end };
 }
 
@@ -114,27 +141,64 @@ function documentStore(opts: SpaOptions) {
   let filled = new Map<string, Document>();
   // The server-side renderer (web/src/entry-server.tsx, built beside dist as dist-ssr), loaded on first use.
   const ssrEntry = `${path.resolve(opts.distDir)}-ssr/entry-server.js`;
-  let renderer: Promise<{ renderLanding(step: LandingStep): Promise<string> }> | undefined;
+  let renderer:
+    | Promise<{
+        renderLanding(step: LandingStep, copy?: ArmContent): Promise<string>;
+        render(url: string, copy?: ArmContent): Promise<string>;
+      }>
+    | undefined;
   const ROOT_OPEN = '<div id="root">';
+  const withRoot = (template: string, rootHtml: string) => {
+    const open = template.indexOf(ROOT_OPEN) + ROOT_OPEN.length;
+    const close = template.lastIndexOf('</div>', template.indexOf('</body>'));
+    return `${template.slice(0, open)}${rootHtml}${template.slice(close)}`;
+  };
+  // Issue 48: each arm's landing document, rendered on the server on its first request of the day (the
+  // same renderer as the build's, with the arm's copy), compressed, then served from memory like the
+  // prerendered ones. Keyed by the content's hash: arms with the same content share one.
+  const armDocuments = new Map<string, Promise<Document | null>>();
+  let armDay = '';
   return {
     hasBuild: templates.has('index'),
     /** The landing document with `rootHtml` as its page and the step for the app to take over. */
-    async landing(step: LandingStep, formToken: string): Promise<string | null> {
+    async landing(step: LandingStep, formToken: string, copy?: ArmContent): Promise<string | null> {
       const template = templates.get('/');
       if (!template || !existsSync(ssrEntry)) return null;
       renderer ??= import(pathToFileURL(ssrEntry).href);
-      const rootHtml = withSupportEmail(await (await renderer).renderLanding(step), opts.publicConfig);
-      const open = template.indexOf(ROOT_OPEN) + ROOT_OPEN.length;
-      const close = template.lastIndexOf('</div>', template.indexOf('</body>'));
+      const rootHtml = withSupportEmail(await (await renderer).renderLanding(step, copy), opts.publicConfig);
       const stepMeta = `<meta name="${LANDING_STEP_META}" content="${escapeAttr(JSON.stringify(step))}" />`;
-      const html = `${template.slice(0, open)}${rootHtml}${template.slice(close)}`.replace(
-        '</head>',
-        `  ${stepMeta}\n  </head>`,
-      );
+      const html = withRoot(template, rootHtml).replace('</head>', `  ${stepMeta}\n  </head>`);
       const { head, end } = splitAtBodyEnd(
-        fillHtml(html, opts.publicConfig, pageDates(new Date(), opts.timeZone)),
+        fillHtml(html, opts.publicConfig, pageDates(new Date(), opts.timeZone), copy),
       );
       return `${head}${formTokenField(formToken)}${end}`;
+    },
+    /** The landing document of a landing experiment's arm (issue 48); null when the app is not built. */
+    arm(content: ArmContent, contentHash: string): Promise<Document | null> {
+      const dates = pageDates(new Date(), opts.timeZone);
+      if (dates.today !== armDay) {
+        armDay = dates.today;
+        armDocuments.clear();
+      }
+      let doc = armDocuments.get(contentHash);
+      if (!doc) {
+        const template = templates.get('/');
+        doc =
+          !template || !existsSync(ssrEntry)
+            ? Promise.resolve(null)
+            : (async () => {
+                renderer ??= import(pathToFileURL(ssrEntry).href);
+                const rootHtml = withSupportEmail(
+                  await (await renderer).render('/', content),
+                  opts.publicConfig,
+                );
+                return fillDocument(withRoot(template, rootHtml), opts.publicConfig, dates, content);
+              })();
+        armDocuments.set(contentHash, doc);
+        // A failed render is tried again by the next request.
+        doc.catch(() => armDocuments.delete(contentHash));
+      }
+      return doc;
     },
     /** The prerendered page path (trailing slash tolerated), "*" (not found) or SIGNED_IN_DOCUMENT if
      * built, else index. */
@@ -159,8 +223,8 @@ export const spaPlugin = fp(
   async (app: FastifyInstance, opts: SpaOptions) => {
     const documents = documentStore(opts);
     const hasBuild = documents.hasBuild;
-    app.decorate('renderLanding', (step: LandingStep, formToken: string) =>
-      documents.landing(step, formToken),
+    app.decorate('renderLanding', (step: LandingStep, formToken: string, copy?: ArmContent) =>
+      documents.landing(step, formToken, copy),
     );
 
     if (hasBuild) {
@@ -180,8 +244,14 @@ export const spaPlugin = fp(
       });
     }
 
-    const sendDocument = async (req: FastifyRequest, reply: FastifyReply, doc: Document, status = 200) => {
-      const tail = `${formTokenField(await opts.issueFormToken())}${doc.end}`;
+    const sendDocument = async (
+      req: FastifyRequest,
+      reply: FastifyReply,
+      doc: Document,
+      status = 200,
+      tokenArm: ServedLandingArm['tokenArm'] = null,
+    ) => {
+      const tail = `${formTokenField(await opts.issueFormToken(tokenArm))}${doc.end}`;
       reply
         .code(status)
         .type('text/html; charset=utf-8')
@@ -196,7 +266,16 @@ export const spaPlugin = fp(
       return reply.send(`${doc.head.head}${tail}`);
     };
     // '/' is the dist folder itself: @fastify/static would answer 403 for a directory.
-    if (hasBuild) app.get('/', (req, reply) => sendDocument(req, reply, documents.get('/')));
+    // Issue 48: in a landing experiment, the arm's own document (its copy in the first response, no
+    // script changes it), and a form token that carries the arm to the lead. Every document is already
+    // `Cache-Control: private`: no shared cache hands one visitor's arm to another.
+    if (hasBuild)
+      app.get('/', async (req, reply) => {
+        const served = opts.landingArm ? await opts.landingArm(req) : null;
+        const doc = served ? await documents.arm(served.content, served.contentHash) : null;
+        if (served && doc) return sendDocument(req, reply, doc, 200, served.tokenArm);
+        return sendDocument(req, reply, documents.get('/'));
+      });
 
     app.setNotFoundHandler(
       {

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { appSecret } from '../platform/app-secret';
-import { createFormTokens, type FormTokens } from './form-token';
+import { createFormTokens, type FormTokens, type TokenArm } from './form-token';
 import { createQualitySettings } from './quality-settings.service';
 
 // The long-lived part of lead quality (issue 33): the settings in force and the form tokens' key, on the
@@ -22,9 +22,9 @@ export function createQuality(pool: Pool, clock: () => Date) {
     clock,
     settings: createQualitySettings(pool),
     formTokens,
-    /** A new form token for a page being served now. */
-    async issueToken(): Promise<string> {
-      return (await formTokens()).issue(clock());
+    /** A new form token for a page being served now (in a landing experiment's arm, issue 48). */
+    async issueToken(arm?: TokenArm | null): Promise<string> {
+      return (await formTokens()).issue(clock(), arm);
     },
   };
 }

@@ -37,6 +37,7 @@ import {
 import { createAdCostsRouter } from './ad-costs.router';
 import { createBuyersRouter } from './buyers.router';
 import type { Context } from './context';
+import { createExperimentsRouter } from './experiments.router';
 import { createQualityRouter, verdictProcedures } from './quality.router';
 import { clientIp } from './request-meta';
 import { adminProcedure, restAt, router } from './trpc';
@@ -179,5 +180,6 @@ export function createAdminRouter() {
     webhooks: createWebhooksRouter(),
     buyers: createBuyersRouter(),
     adCosts: createAdCostsRouter(),
+    experiments: createExperimentsRouter(),
   });
 }

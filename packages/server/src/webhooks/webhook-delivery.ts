@@ -69,6 +69,14 @@ const WEBSITE_DATA = jsonObjectSql(WEBSITE, 'l', [
   'birthYear',
   'beneficiary',
   'createdAt',
+  // Issue 48: the landing experiment (by name) and arm (by key) the lead's page was served in.
+  [
+    'experiment',
+    {
+      sql: `coalesce((select e.name from experiment e where e.id = l.${WEBSITE.columns.experimentId.name}), l.${WEBSITE.columns.experimentId.name}::text)`,
+    },
+  ],
+  ['arm', 'experimentArm'],
   [
     'consent',
     {
@@ -101,6 +109,8 @@ const API_DATA = jsonObjectSql(API, 'a', [
   'birthYear',
   'beneficiary',
   'createdAt',
+  ['experiment', { sql: 'null::text' }],
+  ['arm', { sql: 'null::text' }],
   ['consent', { sql: jsonObjectSql(API, 'a', ['trustedFormUrl']) }],
   ['attribution', { sql: 'null' }],
 ]);

@@ -18,6 +18,10 @@ export const ConsentReceipt = defineEntity({
     gpc: p.boolean(),
     /** UTM parameters, click ids and landing referrer (issue 15). */
     attribution: p.json<Attribution>().nullable(),
+    /** Issue 48: the experiment and arm the page was served in, and the hash of that arm's content. */
+    experimentId: p.uuid().nullable(),
+    experimentArm: p.text().nullable(),
+    experimentContentHash: p.text().nullable(),
     createdAt: p.datetime(),
   },
 });

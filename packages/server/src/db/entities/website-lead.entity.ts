@@ -56,6 +56,9 @@ export const WebsiteLead = defineEntity({
     emailKey: p.text().nullable(),
     /** The nonce of the form token the lead came with: a token serves one lead. */
     formTokenNonce: p.text().nullable(),
+    /** Issue 48: the landing experiment and arm of the page the lead was sent from (its form token says). */
+    experimentId: p.uuid().nullable(),
+    experimentArm: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -29,6 +29,7 @@ import { Migration20261205100000_sale_daily_rollup } from './Migration2026120510
 import { Migration20261206100000_website_lead_look_batch } from './Migration20261206100000_website_lead_look_batch';
 import { Migration20261207300000_sale_unknown } from './Migration20261207300000_sale_unknown';
 import { Migration20261207400000_sale_daily_gross } from './Migration20261207400000_sale_daily_gross';
+import { Migration20261207600000_experiments } from './Migration20261207600000_experiments';
 
 // Explicit list so the bundled server needs no file discovery. Append new migrations in order.
 export const migrationsList: MigrationObject[] = [
@@ -100,5 +101,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261207400000_sale_daily_gross',
     class: Migration20261207400000_sale_daily_gross,
+  },
+  {
+    name: 'Migration20261207600000_experiments',
+    class: Migration20261207600000_experiments,
   },
 ];

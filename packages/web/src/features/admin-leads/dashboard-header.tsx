@@ -39,6 +39,8 @@ export type DashboardActionHandlers = {
   onBuyers: () => void;
   /** Ad cost (issue 35): the platforms' cost reports imported, days entered by hand, what was imported. */
   onAdCosts: () => void;
+  /** Landing experiments (issue 48): arms served by the server, judged by what a visitor is worth. */
+  onExperiments: () => void;
   onLogout: () => void;
   isRefreshing: boolean;
   isExporting: boolean;
@@ -89,6 +91,7 @@ export function dashboardActions(h: DashboardActionHandlers): HeaderAction[] {
     { key: 'quality-settings', label: 'Quality settings', onClick: h.onQualitySettings, isInMenu: true },
     { key: 'buyers', label: 'Buyers', onClick: h.onBuyers, isInMenu: true },
     { key: 'ad-costs', label: 'Ad costs', onClick: h.onAdCosts, isInMenu: true },
+    { key: 'experiments', label: 'Experiments', onClick: h.onExperiments, isInMenu: true },
   );
   return actions;
 }

@@ -193,6 +193,9 @@ export const WEBSITE_LEAD_COLUMNS: WebsiteColumn[] = [
   byDefault(fluid(w('channel', 'Channel'))),
   fluid(w('source', 'Source')),
   fluid(w('medium', 'Medium')),
+  // Issue 48: the landing experiment and arm the lead's page was served in.
+  fluid(w('experiment', 'Experiment')),
+  fluid(w('arm', 'Arm')),
   byDefault(fluid(w('campaign', 'Campaign'))),
   // The visit's ad click ids (issue 24): hidden until chosen, always in the drawer.
   ...LEAD_CLICK_ID_FIELDS.map((key) => w(key, CLICK_ID_LABELS[key], (r) => (r[key] ? mono(r[key]) : '—'))),

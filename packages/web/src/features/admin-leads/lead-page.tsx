@@ -13,7 +13,12 @@ import {
 } from '@mantine/core';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import type { AdminApiLeadDetail, AdminWebsiteLeadDetail, AuditEntry } from '@uf/shared/admin-leads';
-import { isBuyerPagePath, isCostsPagePath, isLeadPagePath } from '@uf/shared/admin-paths';
+import {
+  isBuyerPagePath,
+  isCostsPagePath,
+  isExperimentPagePath,
+  isLeadPagePath,
+} from '@uf/shared/admin-paths';
 import { ERROR_CODES } from '@uf/shared/errors';
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { businessClock } from '../../business-clock';
@@ -117,6 +122,11 @@ const QualityPages = lazy(() =>
 /** The lead buyers' screens (issue 34): their own chunk, loaded when one of them is opened. */
 const BuyerPages = lazy(() => import('../admin-buyers/buyer-pages').then((m) => ({ default: m.BuyerPages })));
 
+/** The landing experiments' screens (issue 48): their own chunk, loaded when one is opened. */
+const ExperimentPages = lazy(() =>
+  import('../admin-experiments/experiments-pages').then((m) => ({ default: m.ExperimentPages })),
+);
+
 /** The ad costs screen (issue 35): its own chunk, loaded when it is opened. */
 const CostsPage = lazy(() => import('../admin-costs/costs-page').then((m) => ({ default: m.CostsPage })));
 
@@ -151,6 +161,14 @@ export function LeadPage() {
     return (
       <Suspense fallback={<CheckingAuthentication />}>
         <BuyerPages path={path} />
+      </Suspense>
+    );
+  }
+  // /admin/experiments, /admin/experiments/new and /admin/experiments/{id} too (issue 48).
+  if (isExperimentPagePath(path)) {
+    return (
+      <Suspense fallback={<CheckingAuthentication />}>
+        <ExperimentPages path={path} />
       </Suspense>
     );
   }

@@ -111,6 +111,7 @@ export function LeadsDashboardPage() {
     // (A literal: the buyers' link module would be one more chunk in the router's preload list, ADR 053.)
     onBuyers: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'buyers' } }),
     onAdCosts: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'costs' } }),
+    onExperiments: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'experiments' } }),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,

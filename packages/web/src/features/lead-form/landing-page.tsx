@@ -94,7 +94,9 @@ export function LandingPage() {
   const serverForm = formKey === 0 && serverStep?.step === 'form' ? serverStep : undefined;
   const serverAlert = formKey === 0 && serverStep?.step !== 'done' ? serverStep?.alert : undefined;
 
-  const { adPixelScriptUrl } = useAppConfig();
+  // Issue 48: the arm's copy the server rendered the page with (none: the page as built).
+  const { adPixelScriptUrl, landingCopy: copy = {} } = useAppConfig();
+  const phoneFormAt = copy.formFirst === false ? 2 : 1;
 
   useEffect(() => {
     void loadAnalytics().then((a) => a.trackPageView('home'));
@@ -159,14 +161,14 @@ export function LandingPage() {
             <Grid.Col span={{ base: 12, md: 7 }}>
               <Stack gap="md">
                 <Badge color="brand.8" variant="filled" size="lg">
-                  Free to search
+                  {copy.eyebrow ?? 'Free to search'}
                 </Badge>
                 <Title order={1} fz={{ base: 30, md: 44 }}>
-                  Find Out If Unclaimed Money Is Waiting For You
+                  {copy.headline ?? 'Find Out If Unclaimed Money Is Waiting For You'}
                 </Title>
                 <Text size="lg" fz={{ base: 'md', md: 'lg' }}>
-                  Millions of Americans have forgotten bank accounts, refunds, insurance payouts and deposits
-                  held by their state. Check in minutes and go straight to your state’s official search.
+                  {copy.subheadline ??
+                    'Millions of Americans have forgotten bank accounts, refunds, insurance payouts and deposits held by their state. Check in minutes and go straight to your state’s official search.'}
                 </Text>
                 <Group>
                   {/* A link to the form's first field: the browser scrolls there and puts the cursor in
@@ -178,7 +180,7 @@ export function LandingPage() {
                     size="lg"
                     onClick={goToForm}
                   >
-                    Start Your Free Search
+                    {copy.heroButton ?? 'Start Your Free Search'}
                   </Button>
                 </Group>
               </Stack>
@@ -192,7 +194,7 @@ export function LandingPage() {
 
       <Container size="lg" py="xl">
         <Grid gap="xl">
-          <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 2, md: 1 }}>
+          <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 3 - phoneFormAt, md: 1 }}>
             <Stack gap="xl">
               <section aria-labelledby="owed-heading">
                 <Title order={2} id="owed-heading" mb="sm">
@@ -240,7 +242,7 @@ export function LandingPage() {
               </section>
             </Stack>
           </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
+          <Grid.Col span={{ base: 12, md: 5 }} order={{ base: phoneFormAt, md: 2 }}>
             {phase.step === 'beneficiary' && phase.inPage ? (
               <Suspense fallback={null}>
                 <BeneficiaryForm leadId={phase.leadId} alert={alert} onChoose={chooseBeneficiary} />

@@ -1,0 +1,111 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInThroughForm } from './support/admin';
+import { baseUrl, holdApp, interact, launchBrowser, networkQuiet, openPage } from './support/browser';
+
+// Landing experiments in Chromium (issue 48, ADR 075): an arm's copy is in the first paint and hydration
+// keeps it — the same heading node, the same text, nothing logged (no flicker) — and the admin's screens
+// show a draft and its arms. Only a draft is used, seen through its preview (`?arm=&experiment=`): a
+// running experiment would change the landing page under the other e2e files sharing this server.
+
+const OWED_H1 = 'Your State May Owe You Money';
+const OWED_BUTTON = 'Check What You Are Owed';
+
+let browser: Browser;
+let context: BrowserContext;
+let admin: Page;
+let experimentId = '';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  ({ context, page: admin } = await openPage(browser, '/admin/login', {
+    viewport: { width: 1440, height: 900 },
+  }));
+  await signInThroughForm(admin);
+  const created = await admin.request.post('/api/admin/experiments', {
+    headers: { origin: baseUrl() },
+    data: {
+      name: `E2E headline ${Date.now().toString(36)}`,
+      primaryMetric: 'revenue_per_visitor',
+      arms: [
+        { key: 'control', name: 'Control', weight: 50, content: {} },
+        {
+          key: 'owed',
+          name: 'Owed',
+          weight: 50,
+          content: { headline: OWED_H1, heroButton: OWED_BUTTON, formFirst: false },
+        },
+      ],
+    },
+  });
+  expect(created.status()).toBe(201);
+  experimentId = ((await created.json()) as { id: string }).id;
+});
+afterAll(async () => {
+  if (admin && experimentId)
+    await admin.request.delete(`/api/admin/experiments/${experimentId}`, { headers: { origin: baseUrl() } });
+  await context?.close();
+  await browser?.close();
+});
+
+describe('an arm of a landing experiment', () => {
+  it('paints its copy before any script and hydration keeps it, with nothing logged', async () => {
+    const visitor = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 390, height: 844 } });
+    const page = await visitor.newPage();
+    const logged: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') logged.push(msg.text());
+    });
+    page.on('pageerror', (err) => logged.push(err.message));
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    const release = await holdApp(page);
+    await page.goto(`/?arm=owed&experiment=${experimentId}`, { waitUntil: 'domcontentloaded' });
+    // Before the app: the arm's heading and button are what the visitor reads.
+    expect(await page.locator('#root h1').textContent()).toBe(OWED_H1);
+    await expect.poll(() => page.getByRole('link', { name: OWED_BUTTON }).count()).toBe(1);
+    // On a phone, the explanation comes before the form in this arm (formFirst: false).
+    const order = await page.evaluate(() => {
+      const form = document.getElementById('search')?.getBoundingClientRect().top ?? 0;
+      const owed = document.getElementById('owed-heading')?.getBoundingClientRect().top ?? 0;
+      return form > owed ? 'explanation first' : 'form first';
+    });
+    expect(order).toBe('explanation first');
+    await page.evaluate(() => {
+      const h1 = document.querySelector('#root h1') as (HTMLElement & { prerendered?: boolean }) | null;
+      if (h1) h1.prerendered = true;
+    });
+    await interact(page);
+    release();
+    await page.waitForSelector('html[data-app-ready="true"]', { state: 'attached' });
+    await networkQuiet(page);
+    const after = await page.evaluate(() => {
+      const h1 = document.querySelector('#root h1') as (HTMLElement & { prerendered?: boolean }) | null;
+      return { kept: h1?.prerendered, text: h1?.textContent };
+    });
+    expect(after).toEqual({ kept: true, text: OWED_H1 });
+    expect(await page.getByRole('link', { name: OWED_BUTTON }).count()).toBe(1);
+    expect(logged).toEqual([]);
+    // The page's scripts are the landing page's own: nothing was added for the arm.
+    expect(scripts.every((s) => s.startsWith('/assets/'))).toBe(true);
+    await visitor.close();
+  });
+
+  it('shows in the admin’s Experiments list and editor', async () => {
+    await admin.goto('/admin/experiments');
+    await admin.getByRole('heading', { name: 'Experiments', level: 1 }).waitFor();
+    const link = admin.getByRole('link', { name: /^E2E headline/ }).first();
+    await link.click();
+    await admin.getByRole('heading', { name: 'Edit experiment' }).waitFor();
+    expect(
+      await admin
+        .getByLabel(/^headline/)
+        .nth(0)
+        .inputValue(),
+    ).toBe(OWED_H1);
+    expect(await admin.getByText(/visitors per arm to find a 20 % lift on a 5 % rate/).count()).toBe(1);
+    expect(await admin.getByRole('button', { name: 'Start' }).count()).toBe(1);
+  });
+});
