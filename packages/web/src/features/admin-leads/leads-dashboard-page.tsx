@@ -109,8 +109,8 @@ export function LeadsDashboardPage() {
     onReviewQueue: () => void navigate(REVIEW_QUEUE_LINK),
     onQualitySettings: () => void navigate(QUALITY_SETTINGS_LINK),
     // (A literal: the buyers' link module would be one more chunk in the router's preload list, ADR 053.)
-    onBuyers: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'buyers' } }),
-    onAdCosts: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'costs' } }),
+    onBuyers: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'buyers', id: undefined } }),
+    onAdCosts: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'costs', id: undefined } }),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,
