@@ -172,6 +172,9 @@ export type BuyerView = Omit<BuyerConfig, 'caps'> & {
   id: string;
   pausedReason: string | null;
   consecutiveErrors: number;
+  /** Issue 49: its hours take leads now (always, without hours), and when closed, when they next open. */
+  openNow: boolean;
+  opensAt: string | null;
   caps: BuyerCapUse[];
   today: { offered: number; sold: number; revenue: number };
   createdAt: string;

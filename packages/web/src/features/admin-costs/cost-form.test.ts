@@ -75,9 +75,12 @@ describe('the ad costs screen (issue 35)', () => {
   });
 
   it('says what an import did', () => {
-    expect(importWords({ imported: 3, replaced: 0, skipped: [] })).toBe('3 days imported, 0 replaced.');
+    // Rows, not days (issue 49): three campaigns of one day are three rows.
+    expect(importWords({ imported: 3, replaced: 0, skipped: [] })).toBe(
+      '3 rows imported, 0 replaced. A row is one campaign’s cost on one day.',
+    );
     expect(importWords({ imported: 1, replaced: 2, skipped: [{ line: 4, reason: 'x' }] })).toBe(
-      '1 day imported, 2 replaced, 1 line skipped.',
+      '1 row imported, 2 replaced, 1 line skipped. A row is one campaign’s cost on one day.',
     );
   });
 
