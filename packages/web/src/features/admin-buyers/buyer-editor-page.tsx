@@ -734,33 +734,37 @@ function BuyerForm({ buyer }: { buyer: BuyerView | null }) {
           <Section title="Caps" help={capsHelp(businessClock())}>
             <ListError message={errorExactly(errors, 'caps')} />
             {draft.caps.length > 0 && (
-              <Table verticalSpacing={6} aria-label="Caps" maw={900}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Period</Table.Th>
-                    <Table.Th>Leads</Table.Th>
-                    <Table.Th>Amount (USD)</Table.Th>
-                    <Table.Th>Used</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>Remove</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {draft.caps.map((c, i) => (
-                    <CapRow
-                      key={c.key}
-                      row={c}
-                      n={i + 1}
-                      used={saved?.caps.find((u) => u.period === c.period)}
-                      error={(rest) => rowAt('caps', capIdx[i] ?? null, rest)}
-                      capError={rowExactly('caps', capIdx[i] ?? null)}
-                      onChange={(patch) => setRow('caps', i, patch)}
-                      onRemove={() => removeRow('caps', i)}
-                    />
-                  ))}
-                </Table.Tbody>
-              </Table>
+              // Scrolls within itself on a phone (issue 49: at 390 px it widened the page to 449 px, its
+              // period select showing one letter and Remove cut off).
+              <Table.ScrollContainer minWidth={620} maw={900}>
+                <Table verticalSpacing={6} aria-label="Caps">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Period</Table.Th>
+                      <Table.Th>Leads</Table.Th>
+                      <Table.Th>Amount (USD)</Table.Th>
+                      <Table.Th>Used</Table.Th>
+                      <Table.Th>
+                        <VisuallyHidden>Remove</VisuallyHidden>
+                      </Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {draft.caps.map((c, i) => (
+                      <CapRow
+                        key={c.key}
+                        row={c}
+                        n={i + 1}
+                        used={saved?.caps.find((u) => u.period === c.period)}
+                        error={(rest) => rowAt('caps', capIdx[i] ?? null, rest)}
+                        capError={rowExactly('caps', capIdx[i] ?? null)}
+                        onChange={(patch) => setRow('caps', i, patch)}
+                        onRemove={() => removeRow('caps', i)}
+                      />
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
             )}
             <Group>
               <Button variant="default" size="xs" onClick={() => set('caps', [...draft.caps, emptyCap()])}>
