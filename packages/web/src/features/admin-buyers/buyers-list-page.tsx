@@ -206,7 +206,7 @@ export function BuyersListPage() {
                       {/* Its hours, now (issue 49): open, or closed until when, in its own zone. */}
                       <Text
                         size="xs"
-                        c={b.openNow ? 'green.9' : 'gray.7'}
+                        c={b.openNow ? undefined : 'gray.7'}
                         data-testid="buyer-opening"
                         title={b.schedule ? `Hours in ${b.schedule.timeZone}` : 'No hours set: always open'}
                       >
