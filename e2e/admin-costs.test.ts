@@ -87,7 +87,7 @@ describe('ad cost on screen', () => {
     });
     await page.getByRole('button', { name: 'Import report' }).click();
     const done = page.getByRole('status').filter({ hasText: 'Import done' });
-    await done.getByText('3 days imported, 0 replaced.').waitFor();
+    await done.getByText('3 rows imported, 0 replaced. A row is one campaign’s cost on one day.').waitFor();
 
     await rowOf(CAMPAIGN, DAY1).getByText('$120.50').waitFor();
     await rowOf(BRAND, DAY1).getByText('$1,204.07').waitFor();
@@ -98,7 +98,7 @@ describe('ad cost on screen', () => {
 
     // The same file again replaces its days.
     await page.getByRole('button', { name: 'Import report' }).click();
-    await done.getByText('0 days imported, 3 replaced.').waitFor();
+    await done.getByText('0 rows imported, 3 replaced. A row is one campaign’s cost on one day.').waitFor();
     await expectNoAxeViolations(page);
   });
 
@@ -129,7 +129,11 @@ describe('ad cost on screen', () => {
     });
     await page.getByRole('button', { name: 'Import report' }).click();
     const done = page.getByRole('status').filter({ hasText: 'Import done' });
-    await done.getByText('0 days imported, 1 replaced, 2 lines merged into 1 row.').waitFor();
+    await done
+      .getByText(
+        '0 rows imported, 1 replaced, 2 lines merged into 1 row. A row is one campaign’s cost on one day.',
+      )
+      .waitFor();
     await done
       .getByRole('list', { name: 'Merged lines' })
       .getByText(

@@ -135,10 +135,10 @@ describe('attribution of a campaign visit', () => {
       { step: 'survey_started', count: 1 },
       { step: 'form_submitted', count: 1 },
       { step: 'lead_stored', count: 1 },
-      { step: 'lead_accepted', count: 1 },
       { step: 'beneficiary_answered', count: 1 },
       { step: 'state_site_click', count: 1 },
     ]);
+    expect(s.funnelLeadAccepted).toBe(1);
     expect(s.sources).toEqual([
       {
         channel: 'Paid Search',

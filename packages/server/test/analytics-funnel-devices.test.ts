@@ -1,10 +1,10 @@
-import type { FunnelStep } from '@uf/shared/analytics.schema';
-import { FUNNEL_PREVIOUS } from '@uf/shared/analytics-dashboard';
+import { FUNNEL_STEPS } from '@uf/shared/analytics.schema';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedAdmin, signIn } from './support/admin';
 import { BROWSER_UA, clearAnalytics, rollupRows } from './support/analytics';
-import { leadBody } from './support/fixtures';
+import { leadBody, visitorLeadBody } from './support/fixtures';
 import { startTestApp, type TestApp } from './support/test-app';
+import { submitAsVisitor, testClock } from './support/visitor';
 
 // Issue 26, parts 5 and 6: the funnel and the sources' conversion over one population (the visits of
 // the range, each followed through its own steps), leads without a tracked visit counted apart; and
@@ -15,9 +15,10 @@ const IPHONE_UA =
 
 let t: TestApp;
 let cookies: Record<string, string>;
+const clock = testClock();
 
 beforeAll(async () => {
-  t = await startTestApp({ ANALYTICS_COUNTRY_HEADER: 'cf-ipcountry' });
+  t = await startTestApp({ ANALYTICS_COUNTRY_HEADER: 'cf-ipcountry' }, { clock: clock.now });
   await seedAdmin(t.app);
   cookies = await signIn(t.app);
 });
@@ -59,14 +60,20 @@ async function summary(query: Record<string, string> = {}) {
 
 const counts = (s: { funnel: { count: number }[] }) => s.funnel.map((f) => f.count);
 
-/** Each step at most the one it follows on from: the one before it, or the one FUNNEL_PREVIOUS names. */
-function expectNoStepAbovePrevious(s: { funnel: { step: FunnelStep; count: number }[] }) {
+/**
+ * Every step at most the one before it, as the screen lists them (issue 49: no exception for "lead
+ * accepted", which stands beside the chain, at most "lead stored").
+ */
+function expectNoStepAbovePrevious(s: {
+  funnel: { step: string; count: number }[];
+  funnelLeadAccepted: number;
+}) {
+  expect(s.funnel.map((f) => f.step)).toEqual([...FUNNEL_STEPS]);
   s.funnel.forEach((f, i) => {
-    if (i === 0) return;
-    const from = FUNNEL_PREVIOUS[f.step];
-    const previous = from ? s.funnel.find((p) => p.step === from) : s.funnel[i - 1];
-    expect(f.count).toBeLessThanOrEqual(previous?.count ?? 0);
+    if (i > 0) expect(f.count).toBeLessThanOrEqual(s.funnel[i - 1]?.count ?? 0);
   });
+  const stored = s.funnel.find((f) => f.step === 'lead_stored')?.count ?? 0;
+  expect(s.funnelLeadAccepted).toBeLessThanOrEqual(stored);
 }
 
 describe('the funnel over one population', () => {
@@ -80,7 +87,8 @@ describe('the funnel over one population', () => {
 
     const s = await summary();
     // Lead quality's step (issue 33) counts accepted leads only: these scripted ones are not.
-    expect(counts(s)).toEqual([2, 0, 0, 0, 0, 0, 0]);
+    expect(counts(s)).toEqual([2, 0, 0, 0, 0, 0]);
+    expect(s.funnelLeadAccepted).toBe(0);
     expectNoStepAbovePrevious(s);
     expect(s.leadsWithoutVisit).toBe(7);
     for (const row of s.sources) {
@@ -106,7 +114,7 @@ describe('the funnel over one population', () => {
     for (let i = 0; i < 3; i++) await submitLead(); // and three leads without a visit
 
     let s = await summary();
-    expect(counts(s)).toEqual([2, 1, 1, 1, 0, 0, 0]);
+    expect(counts(s)).toEqual([2, 1, 1, 1, 0, 0]);
     expectNoStepAbovePrevious(s);
     expect(s.leadsWithoutVisit).toBe(3);
     expect(s.sources[0]).toMatchObject({ visits: 2, leads: 4, leadVisits: 1, conversionRate: 50 });
@@ -127,7 +135,10 @@ describe('the funnel over one population', () => {
     expect(answered.statusCode).toBe(200);
     await event('button_click', 'buyer', who);
     s = await summary();
-    expect(counts(s)).toEqual([2, 1, 1, 1, 0, 1, 1]);
+    expect(counts(s)).toEqual([2, 1, 1, 1, 1, 1]);
+    // The scripted lead was not accepted; it answered and clicked all the same (issue 49).
+    expect(s.funnelLeadAccepted).toBe(0);
+    expectNoStepAbovePrevious(s);
 
     // The rollups agree with a rebuild from the raw events and the leads.
     const before = await rollupRows(t.app.db.pool, 'analytics_daily_source');
@@ -140,7 +151,43 @@ describe('the funnel over one population', () => {
   it('keeps a step from exceeding the previous one for a click without the earlier events', async () => {
     await event('button_click', 'clicker');
     const s = await summary();
-    expect(counts(s)).toEqual([1, 1, 1, 1, 0, 1, 1]);
+    expect(counts(s)).toEqual([1, 1, 1, 1, 1, 1]);
+    expectNoStepAbovePrevious(s);
+  });
+});
+
+describe('the funnel with accepted and rejected leads (issue 49)', () => {
+  /** A visit through the survey to a lead, its beneficiary answer and the state-site click. */
+  async function visitToTheEnd(sessionId: string, accepted: boolean) {
+    const who = visitor();
+    for (const e of ['page_view', 'survey_started', 'form_submit']) await event(e, sessionId, who);
+    const res = accepted
+      ? await submitAsVisitor(t.app, clock, { ...visitorLeadBody(), sessionId })
+      : await submitLead(sessionId); // a script's lead ("Jane Doe", a 555 number): not accepted
+    expect(res.statusCode, res.body).toBe(200);
+    const owner = res.cookies.find((c) => c.name === 'lead_owner')?.value ?? '';
+    const answered = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/leads/${res.json().id}/beneficiary`,
+      payload: { beneficiary: 'Child' },
+      cookies: { lead_owner: owner },
+    });
+    expect(answered.statusCode).toBe(200);
+    await event('button_click', sessionId, who);
+  }
+
+  it('never shows a step above the one before it: "lead accepted" stands beside "lead stored"', async () => {
+    // Seeded as the newcomer's day went: more visitors answer and click than had their lead accepted.
+    await visitToTheEnd('accepted-1', true);
+    await visitToTheEnd('accepted-2', true);
+    for (let i = 0; i < 3; i++) await visitToTheEnd(`rejected-${i}`, false);
+    await event('page_view', 'looker', visitor());
+    await event('survey_started', 'starter', visitor());
+
+    const s = await summary();
+    expect(counts(s)).toEqual([7, 6, 5, 5, 5, 5]);
+    expect(s.funnelLeadAccepted).toBe(2);
+    expectNoStepAbovePrevious(s);
   });
 });
 

@@ -387,7 +387,7 @@ describe('selling a lead', () => {
     await createBuyer(pxBuyer(b, { priority: 2, filters: { minAge: 90 } }));
     // Open one minute a week, a day away from now in its zone: closed.
     const day = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][(new Date().getUTCDay() + 3) % 7];
-    await createBuyer(
+    const closed = await createBuyer(
       pxBuyer(c, {
         priority: 3,
         schedule: { timeZone: 'UTC', windows: [{ days: [day], start: '03:00', end: '03:01' }] },
@@ -396,6 +396,16 @@ describe('selling a lead', () => {
     const d = nextPath('px');
     answer(d, [{ body: '{"Success":true}' }]);
     const last = await createBuyer(pxBuyer(d, { priority: 4 }));
+    // Issue 49: the list says which buyer is open now, and until when a closed one is closed.
+    const opensAt = new Date();
+    opensAt.setUTCDate(opensAt.getUTCDate() + 3);
+    opensAt.setUTCHours(3, 0, 0, 0);
+    const listed = (await api('GET', '/api/admin/buyers')).json() as { id: string }[];
+    expect(listed.find((x) => x.id === closed.id)).toMatchObject({
+      openNow: false,
+      opensAt: opensAt.toISOString(),
+    });
+    expect(listed.find((x) => x.id === last.id)).toMatchObject({ openNow: true, opensAt: null });
     const sale = await settledSale(await submitLead({ zipCode: '60614' }));
     expect(sale).toMatchObject({ status: 'sold', buyerId: last.id, price: 5 });
     expect(live(sale).map((x) => [x.outcome, x.reason])).toEqual([

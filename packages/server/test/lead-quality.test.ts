@@ -450,7 +450,7 @@ describe('the admin’s lists, exports and settings', () => {
 });
 
 describe('quality by traffic source', () => {
-  it('counts each source’s leads by verdict with their top reasons, follows a release, and adds "lead accepted" to the funnel', async () => {
+  it('counts each source’s leads by verdict with their top reasons, follows a release, and keeps "lead accepted" out of the funnel chain', async () => {
     const from = (source: string, body: Record<string, string>) => ({
       ...body,
       attribution: { utm_source: source, utm_medium: 'cpc', utm_campaign: 'q4' },
@@ -499,7 +499,6 @@ describe('quality by traffic source', () => {
       'survey_started',
       'form_submitted',
       'lead_stored',
-      'lead_accepted',
       'beneficiary_answered',
       'state_site_click',
     ]);

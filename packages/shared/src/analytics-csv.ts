@@ -50,7 +50,15 @@ export function analyticsCsv(summary: AnalyticsSummary, query: AnalyticsQueryInp
     );
   }
   for (const f of summary.funnel) rows.push(['funnel', FUNNEL_LABELS[f.step], 'visits', f.count]);
-  rows.push(['funnel', 'Leads without a tracked visit', 'leads', summary.leadsWithoutVisit]);
+  rows.push(
+    [
+      'funnel',
+      `${ANALYTICS_TEXTS.funnel.accepted} (part of ${FUNNEL_LABELS.lead_stored})`,
+      'visits',
+      summary.funnelLeadAccepted,
+    ],
+    ['funnel', 'Leads without a tracked visit', 'leads', summary.leadsWithoutVisit],
+  );
   for (const s of summary.sources) {
     const name = [s.channel, s.source, s.campaign].join(' / ');
     rows.push(

@@ -74,6 +74,12 @@ export const ANALYTICS_TEXTS = {
     withoutVisit: (count: string) => `Leads without a tracked visit: ${count}`,
     withoutVisitHint:
       'Posted without a tracked visit (analytics blocked, no scripts, or sent straight to the API)',
+    // Issue 49: "lead accepted" (issue 33) is not a step the visitor takes — held and rejected visitors go
+    // on to answer and click like the others — so it stands beside "lead stored", never between two steps.
+    accepted: 'Lead accepted',
+    acceptedOf: 'of leads stored',
+    acceptedNote:
+      'Lead accepted is a part of Lead stored, beside the chain: the steps after Lead stored count every stored lead, accepted or not.',
   },
   // Issue 26: visits by device type, browser and operating system (from the user agent).
   breakdowns: {
@@ -163,22 +169,12 @@ export const DEVICE_TYPE_LABELS: Record<string, string> = {
   unknown: 'Unknown',
 };
 
-/**
- * "Lead accepted" (issue 33) counts the visits whose lead lead quality accepted: a part of "lead stored",
- * not a step the visitor takes (held and rejected visitors go on exactly as the others), so the steps after
- * it follow on from "lead stored".
- */
-export const FUNNEL_PREVIOUS: Partial<Record<FunnelStep, FunnelStep>> = {
-  beneficiary_answered: 'lead_stored',
-};
-
 /** Funnel step labels (issue 15), in FUNNEL_STEPS order. */
 export const FUNNEL_LABELS: Record<FunnelStep, string> = {
   page_view: 'Page view',
   survey_started: 'Survey started',
   form_submitted: 'Form submitted',
   lead_stored: 'Lead stored',
-  lead_accepted: 'Lead accepted',
   beneficiary_answered: 'Beneficiary answered',
   state_site_click: 'State-site click',
 };

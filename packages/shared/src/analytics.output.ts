@@ -67,8 +67,11 @@ export const analyticsSummarySchema = z.object({
   funnel: z
     .array(z.object({ step: z.enum(FUNNEL_STEPS), count: count() }))
     .describe(
-      'Visits of the range, each counted at every step up to the furthest one it reached: no step exceeds the one before it. lead_accepted (issue 33) counts the visits whose lead was accepted, a part of lead_stored; the steps after it follow on from lead_stored',
+      'Visits of the range, each counted at every step up to the furthest one it reached: no step exceeds the one before it',
     ),
+  funnelLeadAccepted: count(
+    'Visits of the range whose lead was accepted by the quality checks: a part of lead_stored, beside the funnel and not a step of it (beneficiary_answered and state_site_click count every stored lead, whatever its verdict)',
+  ),
   leadsWithoutVisit: count(
     'Leads of the range whose browser session had no tracked visit (not in the funnel)',
   ),

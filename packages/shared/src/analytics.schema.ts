@@ -45,14 +45,15 @@ export const ANALYTICS_TOP_LIMIT = 10;
 /**
  * The funnel of a visit (issue 15), in order. Every step counts visits of the range (issue 26): a visit
  * counts at each step up to the deepest one it reached, so no step exceeds the one before it. Leads
- * whose browser session had no tracked visit are counted apart (leadsWithoutVisit).
+ * whose browser session had no tracked visit are counted apart (leadsWithoutVisit). "Lead accepted" is
+ * not a step (issue 49): the visits after "lead stored" go on whatever the verdict, so the accepted ones
+ * are counted beside the chain (funnelLeadAccepted), never between two of its steps.
  */
 export const FUNNEL_STEPS = [
   'page_view',
   'survey_started',
   'form_submitted',
   'lead_stored',
-  'lead_accepted',
   'beneficiary_answered',
   'state_site_click',
 ] as const;
@@ -157,6 +158,8 @@ export type AnalyticsSummary = {
   // Additions of issue 26.
   /** Leads of the range whose browser session had no tracked visit: shown apart from the funnel. */
   leadsWithoutVisit: number;
+  /** Visits of the range whose lead was accepted (issue 33): a part of "lead stored", beside the funnel (issue 49). */
+  funnelLeadAccepted: number;
   /** Visits by device type (desktop, mobile, tablet, other, unknown), browser and operating system. */
   deviceTypes: BreakdownRow[];
   browsers: BreakdownRow[];

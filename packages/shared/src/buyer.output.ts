@@ -14,6 +14,10 @@ export const buyerSchema = z.object({
   id: uuid(),
   pausedReason: nullableText('Why the buyer was paused (errors in a row, an admin)'),
   consecutiveErrors: count('Errors and timeouts in a row since its last answer'),
+  openNow: flag('Whether its hours take leads now (always, without hours); paused or not'),
+  opensAt: dateTime(
+    'When closed: the next instant its hours open, within 8 days (null: never; shown in its own time zone)',
+  ).nullable(),
   caps: z.array(
     z.object({
       period: text(),

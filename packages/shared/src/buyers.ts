@@ -180,6 +180,9 @@ export type BuyerView = Omit<BuyerConfig, 'caps'> & {
   id: string;
   pausedReason: string | null;
   consecutiveErrors: number;
+  /** Issue 49: its hours take leads now (always, without hours), and when closed, when they next open. */
+  openNow: boolean;
+  opensAt: string | null;
   caps: BuyerCapUse[];
   /** Today's figures, in the words of MONEY_WORDS (ADR 073): revenue gross, net after returns. */
   today: { offered: number; sold: number; returned: number; revenue: number; net: number };

@@ -49,6 +49,16 @@ describe('lead submission schema (spec §5)', () => {
     expect(errorsFor({ [field]: undefined })[field]).toBe(message);
   });
 
+  it('names the expected type when a field comes as a number (issue 49: spec §3 sends strings)', () => {
+    const errors = errorsFor({ birthMonth: 3, birthDay: 14, birthYear: 1961 });
+    expect(errors.birthMonth).toBe('Birth month must be a string');
+    expect(errors.birthDay).toBe('Birth day must be a string');
+    expect(errors.birthYear).toBe('Birth year must be a string');
+    expect(errorsFor({ phone: 3125550199 }).phone).toBe('Phone number must be a string');
+    expect(errorsFor({ firstName: 7 }).firstName).toBe('First name must be a string');
+    expect(errorsFor({ birthMonth: null }).birthMonth).toBe('Birth month is required');
+  });
+
   it('checks the ZIP length first, then its format', () => {
     expect(errorsFor({ zipCode: '' }).zipCode).toBe('ZIP code must be at least 5 digits');
     expect(errorsFor({ zipCode: '1234' }).zipCode).toBe('ZIP code must be at least 5 digits');

@@ -16,9 +16,17 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const MAX_TEXT = 100;
 const tooLong = (label: string, max: number) => `${label} must be at most ${max} characters`;
 
+/**
+ * Missing (or null) is "… is required"; any other non-string (a JSON number, say) names the type the field
+ * wants, "… must be a string" (issue 49: `birthMonth: 3` was told it was missing). Spec §3: all strings.
+ * Derived from the required message so that the landing bundle carries no second table of texts.
+ */
+const notAString = (requiredMessage: string) => (issue: { input?: unknown }) =>
+  issue.input == null ? requiredMessage : requiredMessage.replace('is required', 'must be a string');
+
 function requiredText(requiredMessage: string, label: string, max = MAX_TEXT) {
   return z
-    .string({ error: requiredMessage })
+    .string({ error: notAString(requiredMessage) })
     .check(z.trim(), z.minLength(1, requiredMessage), z.maxLength(max, tooLong(label, max)));
 }
 
@@ -29,7 +37,7 @@ function requiredMatching(
   invalidMessage: string,
   max = 254,
 ) {
-  return z.string({ error: requiredMessage }).check(
+  return z.string({ error: notAString(requiredMessage) }).check(
     z.trim(),
     z.minLength(1, requiredMessage),
     z.maxLength(max, `Must be at most ${max} characters`),

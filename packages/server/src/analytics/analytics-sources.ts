@@ -222,7 +222,14 @@ export async function countVisitors(
 
 export type SourcesReport = Pick<
   AnalyticsSummary,
-  'totalVisitors' | 'totalVisits' | 'funnel' | 'sources' | 'leadsWithoutVisit' | 'moneyTotals' | 'dailyMoney'
+  | 'totalVisitors'
+  | 'totalVisits'
+  | 'funnel'
+  | 'funnelLeadAccepted'
+  | 'sources'
+  | 'leadsWithoutVisit'
+  | 'moneyTotals'
+  | 'dailyMoney'
 >;
 
 /**
@@ -557,8 +564,6 @@ export async function getSourcesReport(
     survey_started: total.survey_starts,
     form_submitted: total.form_submits,
     lead_stored: total.lead_visits,
-    // The visits whose lead was accepted: a part of "lead stored" (a visit may store a second lead).
-    lead_accepted: Math.min(acceptedTracked, total.lead_visits),
     beneficiary_answered: total.beneficiary_visits,
     state_site_click: total.state_clicks,
   };
@@ -566,6 +571,10 @@ export async function getSourcesReport(
     totalVisitors: visitors,
     totalVisits: total.visits,
     funnel: Object.entries(funnel).map(([step, count]) => ({ step: step as FunnelStep, count })),
+    // The visits whose lead was accepted: a part of "lead stored" (a visit may store a second lead), beside
+    // the chain and not a step of it — held and rejected visitors answer and click like the others, so a
+    // step after it could count more (issue 49).
+    funnelLeadAccepted: Math.min(acceptedTracked, total.lead_visits),
     sources,
     leadsWithoutVisit,
     dailyMoney: [...daily.entries()]

@@ -1,6 +1,6 @@
 import type { BuyerSchedule, BuyerWindow } from '@uf/shared/buyers';
 import { describe, expect, it } from 'vitest';
-import { capPeriodKey, isOpen, localTime } from './buyer-schedule';
+import { capPeriodKey, isOpen, localTime, nextOpening } from './buyer-schedule';
 
 // Buyer hours and cap periods (issue 34, ADR 069) on fixed instants, around Chicago's 2026 clock
 // changes: spring forward Sun 2026-03-08 02:00 CST → 03:00 CDT (07:59:59Z → 08:00Z), fall back
@@ -172,5 +172,56 @@ describe('capPeriodKey', () => {
     expect(capPeriodKey('month', at('2026-11-01T04:30:00Z'), ZONE)).toBe('m:2026-10');
     expect(capPeriodKey('month', at('2026-11-01T05:00:00Z'), ZONE)).toBe('m:2026-11');
     expect(capPeriodKey('total', at('2026-11-01T05:00:00Z'), ZONE)).toBe('t');
+  });
+});
+
+describe('nextOpening (issue 49: "Closed until …")', () => {
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  const weekdays: BuyerWindow['days'] = ['mon', 'tue', 'wed', 'thu', 'fri'];
+
+  it('is now when open, and always without a schedule', () => {
+    const now = at('2026-11-20T16:00:00Z'); // Fri 10:00 CST
+    expect(iso(nextOpening(schedule({ days: weekdays, start: '09:00', end: '17:00' }), now))).toBe(
+      now.toISOString(),
+    );
+    expect(iso(nextOpening(null, now))).toBe(now.toISOString());
+  });
+
+  it('finds the next window start: later today, or over the weekend', () => {
+    const office = schedule({ days: weekdays, start: '09:00', end: '17:00' });
+    // Fri 07:00 CST → Fri 09:00 CST.
+    expect(iso(nextOpening(office, at('2026-11-20T13:00:00Z')))).toBe('2026-11-20T15:00:00.000Z');
+    // Fri 18:00 CST → Mon 09:00 CST.
+    expect(iso(nextOpening(office, at('2026-11-21T00:00:00Z')))).toBe('2026-11-23T15:00:00.000Z');
+    // An overnight window (Chicago's 22:00 to 02:00) opens at 22:00 of a listed day.
+    const nights = schedule({ days: ['sat'], start: '22:00', end: '02:00' });
+    expect(iso(nextOpening(nights, at('2026-11-21T00:00:00Z')))).toBe('2026-11-22T04:00:00.000Z');
+  });
+
+  it('counts wall-clock hours across the spring-forward day', () => {
+    // Sat 2026-03-07 20:00 CST; the 09:00 start on Sunday is 09:00 CDT (14:00Z), not 15:00Z.
+    const daily = schedule({ days: ALL_DAYS, start: '09:00', end: '17:00' });
+    expect(iso(nextOpening(daily, at('2026-03-08T02:00:00Z')))).toBe('2026-03-08T14:00:00.000Z');
+    // A start the clocks skip (02:30) opens when they jump, 03:00 CDT = 08:00Z.
+    const skipped = schedule({ days: ['sun'], start: '02:30', end: '05:00' });
+    expect(iso(nextOpening(skipped, at('2026-03-08T06:00:00Z')))).toBe('2026-03-08T08:00:00.000Z');
+  });
+
+  it('opens at the first of a repeated hour on the fall-back day', () => {
+    // Sun 2026-11-01 00:30 CDT (05:30Z); 01:30 happens at 06:30Z (CDT) and again at 07:30Z (CST).
+    const repeated = schedule({ days: ['sun'], start: '01:30', end: '04:00' });
+    expect(iso(nextOpening(repeated, at('2026-11-01T05:30:00Z')))).toBe('2026-11-01T06:30:00.000Z');
+    // After the change, Monday 09:00 is CST again: 15:00Z.
+    const office = schedule({ days: weekdays, start: '09:00', end: '17:00' });
+    expect(iso(nextOpening(office, at('2026-11-01T12:00:00Z')))).toBe('2026-11-02T15:00:00.000Z');
+  });
+
+  it('is null when the buyer never opens', () => {
+    expect(nextOpening({ timeZone: ZONE, windows: [] }, at('2026-11-20T16:00:00Z'))).toBeNull();
+    const unknownZone = {
+      timeZone: 'Mars/Olympus_Mons',
+      windows: [{ days: ALL_DAYS, start: '09:00', end: '17:00' }],
+    };
+    expect(nextOpening(unknownZone, at('2026-11-20T16:00:00Z'))).toBeNull();
   });
 });

@@ -119,3 +119,74 @@ export function capPeriodKey(period: CapPeriod, at: Date, timeZone: string): str
       return `m:${wall.date.slice(0, 7)}`;
   }
 }
+
+const MINUTE = 60_000;
+
+/** The zone's UTC offset in minutes at an instant. */
+const offsetAt = (at: Date, timeZone: string) => wallClock(at, timeZone).offsetMinutes;
+
+/**
+ * The first instant at which a local date and minute-of-day happens in a zone. A time the clocks skip
+ * (02:30 when they spring forward) is the instant they jump, when the local day passes it; a time that
+ * happens twice (01:30 when they fall back) is its first occurrence.
+ */
+function instantOf(date: string, minutes: number, timeZone: string): Date {
+  const wall = dateAsUtc(date).getTime() + minutes * MINUTE;
+  // The offsets a day either side cover both sides of any change that day (no zone changes twice a day).
+  const offsets = new Set([
+    offsetAt(new Date(wall - 24 * 60 * MINUTE), timeZone),
+    offsetAt(new Date(wall + 24 * 60 * MINUTE), timeZone),
+  ]);
+  const matching = [...offsets]
+    .map((offset) => new Date(wall - offset * MINUTE))
+    .filter((instant) => {
+      const local = wallClock(instant, timeZone);
+      return local.date === date && local.minutes === minutes;
+    })
+    .sort((a, b) => a.getTime() - b.getTime());
+  if (matching[0]) return matching[0];
+  // Skipped: between the two readings lies the jump; the first minute whose wall clock is past the time.
+  const [a, b] = [...offsets].map((offset) => wall - offset * MINUTE).sort((x, y) => x - y);
+  let lo = a ?? wall;
+  let hi = b ?? wall;
+  while (hi - lo > MINUTE) {
+    const mid = lo + Math.floor((hi - lo) / 2 / MINUTE) * MINUTE;
+    const local = wallClock(new Date(mid), timeZone);
+    if (local.date > date || (local.date === date && local.minutes >= minutes)) hi = mid;
+    else lo = mid;
+  }
+  return new Date(hi);
+}
+
+/**
+ * When a closed buyer next takes leads (issue 49: the Buyers list's "Closed until …"): `at` itself when
+ * it is open now (and always without a schedule), else the first window start after `at` at which it is
+ * open, within the coming eight days; null when it never opens (no window, or a time zone this runtime
+ * does not know). Found from the windows' starts, not by stepping through time, so daylight saving is
+ * the zone's: a start the clocks skip opens when they jump, one they repeat opens the first time.
+ */
+export function nextOpening(schedule: BuyerSchedule | null | undefined, at: Date): Date | null {
+  if (isOpen(schedule, at)) return at;
+  if (!schedule) return at;
+  let today: string;
+  try {
+    today = wallClock(at, schedule.timeZone).date;
+  } catch {
+    return null;
+  }
+  const candidates: Date[] = [];
+  const day = dateAsUtc(today);
+  for (let i = 0; i <= 8; i++) {
+    const date = isoDate(day);
+    const weekDay = DAYS_FROM_SUNDAY[day.getUTCDay()] as WeekDay;
+    for (const window of schedule.windows) {
+      const start = minutesOf(window.start);
+      if (start === null || !window.days.includes(weekDay)) continue;
+      const instant = instantOf(date, start, schedule.timeZone);
+      if (instant.getTime() > at.getTime()) candidates.push(instant);
+    }
+    day.setUTCDate(day.getUTCDate() + 1);
+  }
+  candidates.sort((a, b) => a.getTime() - b.getTime());
+  return candidates.find((c) => isOpen(schedule, c)) ?? null;
+}

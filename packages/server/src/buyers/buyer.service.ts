@@ -2,6 +2,7 @@ import type { BuyerCreateInput, BuyerUpdateInput } from '@uf/shared/buyer.schema
 import {
   type BuyerConfig,
   type BuyerDelivery,
+  type BuyerSchedule,
   type BuyerView,
   DEFAULT_RETURN_WINDOW_DAYS,
   type LeadSaleView,
@@ -22,6 +23,7 @@ import { dateAndTimeIn } from '../platform/time';
 import { loadLeadForSale, testLead } from './buyer-lead';
 import { buildRequest, emailLines, isSecretHeader, maskRequest } from './buyer-request';
 import { type BuyerRow, buyerZone, capKeys, postToBuyer } from './buyer-sale';
+import { isOpen, nextOpening } from './buyer-schedule';
 
 // Lead buyers (issue 34, ADR 069): what the admin API does — the buyers, their log, a lead's sale, returns
 // and revenue. Selling is buyer-sale.ts, run by the job queue.
@@ -123,6 +125,13 @@ export function startOfDayIn(at: Date, timeZone: string): Date {
 
 type ViewContext = { timeZone: string; now: Date };
 
+/** Whether the buyer's hours take leads now, and when they next do (issue 49: the list's "Closed until"). */
+function openingOf(schedule: BuyerSchedule | undefined, now: Date): Pick<BuyerView, 'openNow' | 'opensAt'> {
+  if (isOpen(schedule, now)) return { openNow: true, opensAt: null };
+  const next = nextOpening(schedule, now);
+  return { openNow: false, opensAt: next ? next.toISOString() : null };
+}
+
 function viewOf(r: Row, ctx: ViewContext): BuyerView {
   const zone = buyerZone(r, ctx.timeZone);
   const keys = capKeys(r.config.caps, ctx.now, zone);
@@ -141,6 +150,7 @@ function viewOf(r: Row, ctx: ViewContext): BuyerView {
     })),
     pausedReason: r.paused_reason,
     consecutiveErrors: r.consecutive_errors,
+    ...openingOf(r.config.schedule, ctx.now),
     today: {
       offered: r.today_offered,
       sold: r.today_sold,

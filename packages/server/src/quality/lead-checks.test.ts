@@ -239,3 +239,30 @@ describe('checkLeadFields', () => {
     expect(flagged).toBeLessThan(10_000);
   });
 });
+
+describe("the README's first five minutes (issue 49)", () => {
+  it('fills the form with a lead every field check accepts', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const five = readme.slice(readme.indexOf('## Your first five minutes'));
+    const step = five.slice(five.indexOf('\n2. '), five.indexOf('\n3. '));
+    // The values step 2 gives, in backticks, in the form's order (its phone was `(555) 123-4567`: invalid).
+    const [firstName, lastName, streetAddress, zipCode, email, phone] = [...step.matchAll(/`([^`]+)`/g)].map(
+      (m) => m[1] ?? '',
+    );
+    expect(streetAddress).toMatch(/^\d+ /);
+    expect(step).toMatch(/born\s+June 14, 1961/);
+    const lead: LeadFields = {
+      firstName: firstName ?? '',
+      lastName: lastName ?? '',
+      email: email ?? '',
+      phone: phone ?? '',
+      zipCode: zipCode ?? '',
+      birthMonth: '6',
+      birthDay: '14',
+      birthYear: '1961',
+    };
+    expect(PHONE_PATTERN.test(lead.phone)).toBe(true);
+    expect(checkLeadFields(lead, NO_ALLOW).codes).toEqual([]);
+  });
+});

@@ -274,7 +274,11 @@ export function AnalyticsPage() {
 
         <DailyActivityChart days={data.dailyViews} money={data.dailyMoney} />
 
-        <Funnel steps={data.funnel} leadsWithoutVisit={data.leadsWithoutVisit} />
+        <Funnel
+          steps={data.funnel}
+          leadAccepted={data.funnelLeadAccepted}
+          leadsWithoutVisit={data.leadsWithoutVisit}
+        />
         <SourcesTable
           rows={data.sources}
           totals={data.moneyTotals}

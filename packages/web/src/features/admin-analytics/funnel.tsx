@@ -1,11 +1,6 @@
 import { Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import type { AnalyticsSummary } from '@uf/shared/analytics.schema';
-import {
-  ANALYTICS_TEXTS,
-  FUNNEL_LABELS,
-  FUNNEL_PREVIOUS,
-  formatPercent,
-} from '@uf/shared/analytics-dashboard';
+import { ANALYTICS_TEXTS, FUNNEL_LABELS, formatPercent } from '@uf/shared/analytics-dashboard';
 import { formatCount } from './format';
 
 const T = ANALYTICS_TEXTS.funnel;
@@ -13,9 +8,12 @@ const T = ANALYTICS_TEXTS.funnel;
 /** Issue 15: each step's count with its conversion from the previous step and from the first. */
 export function Funnel({
   steps,
+  leadAccepted,
   leadsWithoutVisit,
 }: {
   steps: AnalyticsSummary['funnel'];
+  /** Visits whose lead was accepted (issue 33): a part of "lead stored", shown beside it (issue 49). */
+  leadAccepted: number;
   /** Leads whose browser session had no tracked visit (issue 26): not in the steps, shown apart. */
   leadsWithoutVisit: number;
 }) {
@@ -35,15 +33,7 @@ export function Funnel({
       ) : (
         <Stack gap="sm" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {steps.map((step, i) => {
-            // A step follows on from the one before it, except where FUNNEL_PREVIOUS names another (the
-            // steps after "lead accepted" follow on from "lead stored", issue 33).
-            const from = FUNNEL_PREVIOUS[step.step];
-            const previous =
-              i === 0
-                ? null
-                : from
-                  ? (steps.find((s) => s.step === from)?.count ?? 0)
-                  : (steps[i - 1]?.count ?? 0);
+            const previous = i === 0 ? null : (steps[i - 1]?.count ?? 0);
             const ofFirst = first === 0 ? null : (step.count / first) * 100;
             const ofPrevious = previous === null || previous === 0 ? null : (step.count / previous) * 100;
             return (
@@ -67,12 +57,23 @@ export function Funnel({
                     {formatPercent(ofPrevious)} {T.fromPrevious} · {formatPercent(ofFirst)} {T.fromFirst}
                   </Text>
                 )}
+                {step.step === 'lead_stored' && (
+                  // Beside the chain, not a step of it (issue 49): indented under the step it is a part of.
+                  <Text size="xs" mt={4} pl="sm" data-testid="funnel-lead-accepted">
+                    {T.accepted}: <b>{formatCount(leadAccepted)}</b> ·{' '}
+                    {formatPercent(step.count === 0 ? null : (leadAccepted / step.count) * 100)}{' '}
+                    {T.acceptedOf}
+                  </Text>
+                )}
               </li>
             );
           })}
         </Stack>
       )}
-      <Text size="sm" mt="md" title={T.withoutVisitHint} data-testid="leads-without-visit">
+      <Text size="xs" c="dimmed" mt="md">
+        {T.acceptedNote}
+      </Text>
+      <Text size="sm" mt="xs" title={T.withoutVisitHint} data-testid="leads-without-visit">
         {T.withoutVisit(formatCount(leadsWithoutVisit))}
       </Text>
     </Paper>

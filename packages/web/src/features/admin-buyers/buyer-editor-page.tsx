@@ -32,6 +32,7 @@ import {
 import { ERROR_CODES } from '@uf/shared/errors';
 import { US_STATE_CODES } from '@uf/shared/state-sites';
 import { type FormEvent, type ReactNode, useMemo, useRef, useState } from 'react';
+import { businessClock } from '../../business-clock';
 import { notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
@@ -43,6 +44,8 @@ import {
   type CapDraft,
   configOf,
   draftOf,
+  EQUALS_HELP,
+  EQUALS_PLACEHOLDER,
   emptyCap,
   emptyField,
   emptyHeader,
@@ -67,7 +70,7 @@ import {
 } from './buyer-form';
 import { BUYERS_LINK, buyerLink } from './buyer-links';
 import { BuyerTryPanel } from './buyer-try-panel';
-import { capUseWords, crossesMidnight } from './buyer-words';
+import { capsHelp, capUseWords, crossesMidnight } from './buyer-words';
 import { ToSettlePanel } from './to-settle-panel';
 
 // The buyer editor (issue 34): /admin/buyers/new and /admin/buyers/{id}. Everything a posting spec says —
@@ -581,7 +584,7 @@ function BuyerForm({ buyer }: { buyer: BuyerView | null }) {
 
           <Section
             title="Response rules"
-            help='Checked in order: the first rule whose conditions all hold decides. Equals and "value matches" compare the value at the JSON or XML path (true, false, null and numbers as such; "quoted" for text). No rule matching, HTTP 5xx and network errors are errors; no answer within the timeout is a timeout.'
+            help={`Checked in order: the first rule whose conditions all hold decides. Equals and "value matches" compare the value at the JSON or XML path. Equals: ${EQUALS_HELP} No rule matching, HTTP 5xx and network errors are errors; no answer within the timeout is a timeout.`}
           >
             <ListError message={errorExactly(errors, 'responseRules')} />
             {draft.rules.map((r, i) => (
@@ -730,39 +733,40 @@ function BuyerForm({ buyer }: { buyer: BuyerView | null }) {
             )}
           </Section>
 
-          <Section
-            title="Caps"
-            help="At most this many leads, or this much revenue, per period; then the buyer is skipped until the next one. Days and weeks are in the buyer's time zone."
-          >
+          <Section title="Caps" help={capsHelp(businessClock())}>
             <ListError message={errorExactly(errors, 'caps')} />
             {draft.caps.length > 0 && (
-              <Table verticalSpacing={6} aria-label="Caps" maw={900}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Period</Table.Th>
-                    <Table.Th>Leads</Table.Th>
-                    <Table.Th>Amount (USD)</Table.Th>
-                    <Table.Th>Used</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>Remove</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {draft.caps.map((c, i) => (
-                    <CapRow
-                      key={c.key}
-                      row={c}
-                      n={i + 1}
-                      used={saved?.caps.find((u) => u.period === c.period)}
-                      error={(rest) => rowAt('caps', capIdx[i] ?? null, rest)}
-                      capError={rowExactly('caps', capIdx[i] ?? null)}
-                      onChange={(patch) => setRow('caps', i, patch)}
-                      onRemove={() => removeRow('caps', i)}
-                    />
-                  ))}
-                </Table.Tbody>
-              </Table>
+              // Scrolls within itself on a phone (issue 49: at 390 px it widened the page to 449 px, its
+              // period select showing one letter and Remove cut off).
+              <Table.ScrollContainer minWidth={620} maw={900}>
+                <Table verticalSpacing={6} aria-label="Caps">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Period</Table.Th>
+                      <Table.Th>Leads</Table.Th>
+                      <Table.Th>Amount (USD)</Table.Th>
+                      <Table.Th>Used</Table.Th>
+                      <Table.Th>
+                        <VisuallyHidden>Remove</VisuallyHidden>
+                      </Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {draft.caps.map((c, i) => (
+                      <CapRow
+                        key={c.key}
+                        row={c}
+                        n={i + 1}
+                        used={saved?.caps.find((u) => u.period === c.period)}
+                        error={(rest) => rowAt('caps', capIdx[i] ?? null, rest)}
+                        capError={rowExactly('caps', capIdx[i] ?? null)}
+                        onChange={(patch) => setRow('caps', i, patch)}
+                        onRemove={() => removeRow('caps', i)}
+                      />
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
             )}
             <Group>
               <Button variant="default" size="xs" onClick={() => set('caps', [...draft.caps, emptyCap()])}>
@@ -1002,7 +1006,7 @@ function RuleCard({
           {text('status', 'HTTP status', '.when.status', '200 or 2xx')}
           {text('json', 'JSON path', '.when.json', 'Result.Success')}
           {text('xml', 'XML path', '.when.xml', 'response.status')}
-          {text('equals', 'Equals', '.when.equals', 'true, 0, Matched')}
+          {text('equals', 'Equals', '.when.equals', EQUALS_PLACEHOLDER)}
           {text('matches', 'Value matches (RE2 regex)', '.when.matches', '^dup')}
           {text('regex', 'Body matches (RE2 regex)', '.when.regex', 'accepted|success')}
         </SimpleGrid>

@@ -4,6 +4,8 @@ import {
   blank,
   configOf,
   draftOf,
+  EQUALS_HELP,
+  EQUALS_PLACEHOLDER,
   emptyField,
   emptyRule,
   equalsText,
@@ -144,6 +146,18 @@ describe('the buyer editor state', () => {
       caps: [],
     };
     expect(updateBody('b-1', draft)).toMatchObject({ id: 'b-1', filters: null, schedule: null, caps: null });
+  });
+
+  it('says Equals in its help and placeholder as it reads it (issue 49)', () => {
+    // The placeholder's examples are a boolean, a number and text typed without quotes…
+    expect(EQUALS_PLACEHOLDER.split(', ').map(parseEquals)).toEqual([true, 0, 'Matched']);
+    // …and the help says text needs no quotes, except where it would read as another type.
+    expect(EQUALS_HELP).not.toMatch(/"quoted" for text/);
+    expect(EQUALS_HELP).toContain('(Matched)');
+    for (const quoted of EQUALS_HELP.match(/"[^"]*"/g) ?? []) {
+      expect(typeof parseEquals(quoted)).toBe('string');
+      expect(parseEquals(quoted.slice(1, -1))).not.toBe(quoted.slice(1, -1));
+    }
   });
 
   it('reads equals as typed: booleans, null and plain numbers, anything else as text', () => {

@@ -154,6 +154,15 @@ export function newBuyerDraft(): BuyerDraft {
   };
 }
 
+/**
+ * The Equals field's placeholder and the rule help's words for it, said as parseEquals reads them (issue 49:
+ * the help said "quoted for text" while the placeholder showed Matched unquoted — text needs quotes only
+ * when it would read as another type). Each example of the placeholder is one type: true, 0, Matched.
+ */
+export const EQUALS_PLACEHOLDER = 'true, 0, Matched';
+export const EQUALS_HELP =
+  'true, false, null and plain numbers are compared as such; anything else as text, typed as it is (Matched). Quote text only when it would read as one of those ("true", "0").';
+
 /** A rule's `equals` as typed: true/false/null and plain numbers are those values; "quoted" is text. */
 export function parseEquals(text: string): string | number | boolean | null {
   if (text === 'true') return true;

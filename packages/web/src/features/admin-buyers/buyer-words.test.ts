@@ -2,10 +2,12 @@ import { SKIP_REASONS } from '@uf/shared/buyers';
 import { describe, expect, it } from 'vitest';
 import {
   attemptReason,
+  capsHelp,
   capUseWords,
   crossesMidnight,
   latencyWords,
   leadIdOf,
+  openingWords,
   outcomeWords,
   saleSentence,
   skipReasonWords,
@@ -13,6 +15,24 @@ import {
 } from './buyer-words';
 
 describe('lead buyers in words', () => {
+  it('says whether a buyer is open now, or until when it is closed, in its own zone (issue 49)', () => {
+    expect(openingWords({ openNow: true, opensAt: null })).toBe('Open now');
+    const chicago = { timeZone: 'America/Chicago', windows: [] };
+    // Mon 2026-11-23 15:00Z is 9:00 AM in Chicago (CST), 10:00 AM in New York.
+    expect(openingWords({ openNow: false, opensAt: '2026-11-23T15:00:00.000Z', schedule: chicago })).toBe(
+      'Closed until Mon 9:00 AM CT',
+    );
+    expect(openingWords({ openNow: false, opensAt: null, schedule: chicago })).toBe('Closed: no hours open');
+  });
+
+  it("names the clock a buyer's caps count in, the business zone for a buyer without hours (issue 49)", () => {
+    const help = capsHelp({ zone: 'ET', timeZone: 'America/New_York' });
+    expect(help).toContain("in the time zone of the buyer's hours");
+    expect(help).toContain(
+      'a buyer without hours counts them in the business time zone, ET (America/New_York)',
+    );
+  });
+
   it('writes money as USD', () => {
     expect(usd(8.5)).toBe('$8.50');
     expect(usd(1234.5)).toBe('$1,234.50');

@@ -1,5 +1,7 @@
+import { zoneLabel } from '@uf/shared/business-time';
 import type {
   BuyerCapUse,
+  BuyerView,
   CapPeriod,
   LeadSaleView,
   SaleAttemptView,
@@ -72,6 +74,39 @@ export function attemptReason(
 export function latencyWords(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The Caps section's help (issue 49): which clock a cap's hours, days, weeks and months are counted in —
+ * the zone of the buyer's hours, and for a buyer without hours the business time zone (buyer-sale.ts's
+ * buyerZone, ADR 069 over ADR 060), named as the admin's clock names it.
+ */
+export function capsHelp(business: { zone: string; timeZone: string }): string {
+  return `At most this many leads, or this much revenue, per period; then the buyer is skipped until the next one. Hours, days, weeks (from Monday) and months are counted in the time zone of the buyer's hours; a buyer without hours counts them in the business time zone, ${business.zone} (${business.timeZone}).`;
+}
+
+/**
+ * Whether a buyer's hours take leads now, as the Buyers list says it (issue 49): 'Open now', or 'Closed
+ * until Mon 9:00 AM CT' — the day and time in the buyer's own zone, named — or 'Closed: no hours open'.
+ */
+export function openingWords(
+  b: Pick<BuyerView, 'openNow' | 'opensAt'> & { schedule?: { timeZone: string } | undefined },
+): string {
+  if (b.openNow) return 'Open now';
+  if (!b.opensAt || !b.schedule) return 'Closed: no hours open';
+  const at = new Date(b.opensAt);
+  const { timeZone } = b.schedule;
+  try {
+    const when = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'short',
+      hour: 'numeric',
+      minute: '2-digit',
+    }).format(at);
+    return `Closed until ${when} ${zoneLabel(timeZone, at)}`;
+  } catch {
+    return `Closed until ${b.opensAt}`;
+  }
 }
 
 const PERIOD_WORDS: Record<CapPeriod, string> = {

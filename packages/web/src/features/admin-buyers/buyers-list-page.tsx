@@ -24,7 +24,7 @@ import { useAdminSession, useLeaveWhenSignedOut } from '../admin-quality/admin-s
 import { CheckingAuthentication } from '../admin-shell/checking-authentication';
 import { buyerLink } from './buyer-links';
 import { BuyerLogDialog } from './buyer-log-dialog';
-import { capUseWords, usd } from './buyer-words';
+import { capUseWords, openingWords, usd } from './buyer-words';
 
 // The Buyers screen (issue 34): every buyer in waterfall order (priority, lower first) with its status,
 // price, today's offers, sales and revenue and the use of its caps; Edit, Pause / Resume, its Log, and
@@ -204,6 +204,15 @@ export function BuyersListPage() {
                           )}
                         </>
                       )}
+                      {/* Its hours, now (issue 49): open, or closed until when, in its own zone. */}
+                      <Text
+                        size="xs"
+                        c={b.openNow ? undefined : 'gray.7'}
+                        data-testid="buyer-opening"
+                        title={b.schedule ? `Hours in ${b.schedule.timeZone}` : 'No hours set: always open'}
+                      >
+                        {openingWords(b)}
+                      </Text>
                       {b.toSettle > 0 && (
                         <Anchor
                           size="xs"

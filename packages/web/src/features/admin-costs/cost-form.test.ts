@@ -75,16 +75,17 @@ describe('the ad costs screen (issue 35)', () => {
   });
 
   it('says what an import did', () => {
+    // Rows, not days (issue 49): three campaigns of one day are three rows.
     expect(importWords({ imported: 3, replaced: 0, skipped: [], merged: [] })).toBe(
-      '3 days imported, 0 replaced.',
+      '3 rows imported, 0 replaced. A row is one campaign’s cost on one day.',
     );
     expect(importWords({ imported: 1, replaced: 2, skipped: [{ line: 4, reason: 'x' }], merged: [] })).toBe(
-      '1 day imported, 2 replaced, 1 line skipped.',
+      '1 row imported, 2 replaced, 1 line skipped. A row is one campaign’s cost on one day.',
     );
     const merged = { date: '2026-11-03', source: 'google', campaign: 'Spring', cost: 40 };
     expect(
       importWords({ imported: 1, replaced: 0, skipped: [], merged: [{ ...merged, lines: [2, 5, 7] }] }),
-    ).toBe('1 day imported, 0 replaced, 3 lines merged into 1 row.');
+    ).toBe('1 row imported, 0 replaced, 3 lines merged into 1 row. A row is one campaign’s cost on one day.');
   });
 
   it('names the recognised reports and the source each is filed under', () => {

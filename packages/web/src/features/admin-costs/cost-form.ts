@@ -110,13 +110,19 @@ export function fileRequest(
   return { ok: true, request: { csv: text } };
 }
 
+/** What the screen's cost "rows" are, said wherever it counts them. */
+export const ROW_MEANS = 'A row is one campaign’s cost on one day.';
+
 const count = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-/** '3 days imported, 1 replaced, 2 lines skipped.' */
+/**
+ * '3 rows imported, 1 replaced, 2 lines skipped. A row is one campaign's cost on one day.' The answer
+ * counts rows (day × source × campaign), not days: a report of 3 campaigns over 1 day is 3 rows (issue 49).
+ */
 export function importWords(answer: AdCostImportAnswer): string {
   const parts = [
-    `${count(answer.imported, 'day')} imported`,
+    `${count(answer.imported, 'row')} imported`,
     `${answer.replaced.toLocaleString('en-US')} replaced`,
   ];
   if (answer.skipped.length > 0) parts.push(`${count(answer.skipped.length, 'line')} skipped`);
@@ -125,7 +131,7 @@ export function importWords(answer: AdCostImportAnswer): string {
   if (mergedLines > 0) {
     parts.push(`${count(mergedLines, 'line')} merged into ${count(answer.merged.length, 'row')}`);
   }
-  return `${parts.join(', ')}.`;
+  return `${parts.join(', ')}. ${ROW_MEANS}`;
 }
 
 export type CostDeletion = { source: string; campaign?: string; from: string; to: string };

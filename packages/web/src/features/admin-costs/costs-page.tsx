@@ -36,6 +36,7 @@ import {
   manualFieldErrors,
   manualRequest,
   RECOGNISED_REPORTS,
+  ROW_MEANS,
   rangeProblem,
   reportWords,
   usd,
@@ -361,7 +362,7 @@ function ImportedCosts({
         setDeleteError(null);
         try {
           const { deleted } = await remove.mutateAsync(d);
-          notifySuccess('Ad cost deleted', `${deleted.toLocaleString('en-US')} day rows deleted`);
+          notifySuccess('Ad cost deleted', `${deleted.toLocaleString('en-US')} rows deleted. ${ROW_MEANS}`);
         } catch (err) {
           const message = appErrorOf(err)?.message ?? 'Failed to delete the cost';
           setDeleteError(message);
@@ -478,7 +479,7 @@ function ImportedCosts({
                 <Table.Tfoot>
                   <Table.Tr>
                     <Table.Th colSpan={3} scope="row">
-                      Total ({rows.length.toLocaleString('en-US')} day rows)
+                      Total ({rows.length.toLocaleString('en-US')} rows: a campaign’s day each)
                     </Table.Th>
                     <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap', fontWeight: 700 }}>
                       {usd(data.totalCost)}

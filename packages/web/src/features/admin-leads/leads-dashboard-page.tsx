@@ -109,9 +109,10 @@ export function LeadsDashboardPage() {
     onReviewQueue: () => void navigate(REVIEW_QUEUE_LINK),
     onQualitySettings: () => void navigate(QUALITY_SETTINGS_LINK),
     // (A literal: the buyers' link module would be one more chunk in the router's preload list, ADR 053.)
-    onBuyers: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'buyers' } }),
-    onAdCosts: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'costs' } }),
-    onExperiments: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'experiments' } }),
+    onBuyers: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'buyers', id: undefined } }),
+    onAdCosts: () => void navigate({ to: '/admin/$table/{-$id}', params: { table: 'costs', id: undefined } }),
+    onExperiments: () =>
+      void navigate({ to: '/admin/$table/{-$id}', params: { table: 'experiments', id: undefined } }),
     onLogout: () => void signOut(),
     isRefreshing,
     isExporting: website.actions.isExporting,

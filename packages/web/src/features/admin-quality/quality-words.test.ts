@@ -1,8 +1,29 @@
 import { REASON_CODES } from '@uf/shared/quality';
 import { describe, expect, it } from 'vitest';
-import { durationWords, reasonsSentence, reasonWords, signalLines } from './quality-words';
+import { durationWords, REVIEW_WORDS, reasonsSentence, reasonWords, signalLines } from './quality-words';
 
 describe('lead quality in words', () => {
+  it('says where Release sends a lead — buyers and webhooks — and never contradicts itself on Reject (issue 49)', () => {
+    const texts = [
+      REVIEW_WORDS.intro,
+      REVIEW_WORDS.release('It', 'is'),
+      REVIEW_WORDS.release('The selected leads', 'are'),
+      REVIEW_WORDS.reject('It', 'it'),
+      REVIEW_WORDS.reject('The selected leads', 'them'),
+      REVIEW_WORDS.released('Ana Ruiz'),
+      REVIEW_WORDS.rejected('Ana Ruiz'),
+      REVIEW_WORDS.releasedMany('2 leads', 2),
+    ];
+    for (const text of texts) {
+      expect(text).toMatch(/buyers/);
+      expect(text).toMatch(/webhook endpoints/);
+      // "never … sent" and "you can release it later" cannot both be true.
+      expect(text).not.toMatch(/\bnever\b|\bever\b/);
+    }
+    expect(REVIEW_WORDS.reject('It', 'it')).toMatch(/You can release it later/);
+    expect(REVIEW_WORDS.release('The selected leads', 'are')).toMatch(/^The selected leads are offered/);
+  });
+
   it('says every reason code in plain words, and an unknown code as it is', () => {
     for (const code of REASON_CODES) expect(reasonWords(code)).not.toBe(code);
     expect(reasonWords('EMAIL_TYPO')).toBe('The e-mail domain looks like a typo of a major provider');

@@ -9,6 +9,27 @@ export const VERDICT_WORDS: Record<Verdict, { badge: string; filter: string; col
   reject: { badge: 'Reject', filter: 'Rejected', color: 'red' },
 };
 
+/**
+ * What Release and Reject do, in one set of words for the queue, the dialogs and the toasts (issue 49).
+ * A released lead goes where an accepted one goes at submit (ADR 062, 069): it is offered to the active
+ * buyers (the first to accept it buys it) and sent to the webhook endpoints — to whichever the operator
+ * has, and not at all when the person opted out or it had been accepted before. A rejected lead goes
+ * nowhere until someone releases it; one already sold or sent is not called back.
+ */
+export const REVIEW_WORDS = {
+  intro:
+    'Release offers a lead to your active buyers and sends it to your webhook endpoints, at once; Reject keeps it from both until someone releases it.',
+  release: (subject: string, verb: 'is' | 'are') =>
+    `${subject} ${verb} offered to your active buyers and sent to your webhook endpoints at once. A lead already sold or sent cannot be called back.`,
+  reject: (subject: string, pronoun: 'it' | 'them') =>
+    `${subject} will not be offered to your buyers or sent to your webhook endpoints. You can release ${pronoun} later; a lead already sold or sent is not called back.`,
+  released: (name: string) => `${name} is on its way to your active buyers and webhook endpoints.`,
+  notSentAgain: 'Not sent again: it had been sent before, or the person has opted out.',
+  rejected: (name: string) => `${name} will not be offered to buyers or sent to webhook endpoints.`,
+  releasedMany: (released: string, sent: number) =>
+    `${released} released, ${sent.toLocaleString()} on the way to your active buyers and webhook endpoints`,
+} as const;
+
 /** A reason code in plain words (a code this version does not know is shown as it is). */
 export function reasonWords(code: string): string {
   return isReasonCode(code) ? QUALITY_REASONS[code].label : code;

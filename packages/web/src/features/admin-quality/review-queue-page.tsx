@@ -25,6 +25,7 @@ import { type LeadKind, LeadPageLink } from '../admin-leads/lead-page-link';
 import { CheckingAuthentication } from '../admin-shell/checking-authentication';
 import { useAdminSession, useLeaveWhenSignedOut } from './admin-session';
 import { QUALITY_SETTINGS_LINK, REVIEW_QUEUE_LINK } from './quality-links';
+import { REVIEW_WORDS } from './quality-words';
 import { useVerdictActions } from './use-verdicts';
 import { ReasonList } from './verdict-badge';
 import { VerdictDialog, type VerdictRequest } from './verdict-dialog';
@@ -129,9 +130,8 @@ export function ReviewQueuePage() {
           </Group>
         </Group>
         <Text c="gray.7" maw={900}>
-          Leads the quality rules held, newest first. <strong>Release</strong> sends a lead to the webhook
-          endpoints at once; <strong>Reject</strong> keeps it from ever being sent. Either is recorded in the
-          audit log with your name.
+          Leads the quality rules held, newest first. {REVIEW_WORDS.intro} Either is recorded in the audit log
+          with your name.
         </Text>
         <Text fw={600} role="status">
           {!counted

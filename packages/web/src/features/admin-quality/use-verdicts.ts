@@ -4,9 +4,10 @@ import { notifyError, notifySuccess } from '../../notify';
 import { notifyProgress } from '../../notify-progress';
 import { appErrorOf, trpc } from '../../trpc';
 import type { LeadKind } from '../admin-leads/lead-page-link';
+import { REVIEW_WORDS } from './quality-words';
 import type { VerdictRequest } from './verdict-dialog';
 
-// The admin's verdicts (issue 33): Release (accept: the lead is delivered at once) and Reject, on one
+// The admin's verdicts (issue 33): Release (accept: the lead is offered and sent at once) and Reject, on one
 // lead (its page, a row of the review queue) or on many (the queue's selection). Each asks first
 // (VerdictDialog), then says what happened in a toast and refreshes what shows the leads.
 
@@ -43,12 +44,10 @@ export function useVerdictActions(kind: LeadKind, ask: (request: VerdictRequest)
       if (verdict === 'accept') {
         notifySuccess(
           `${words.One} released`,
-          delivered
-            ? `${lead.firstName} ${lead.lastName} is on its way to the webhook endpoints.`
-            : 'Not sent again: it had been sent before, or the person has opted out.',
+          delivered ? REVIEW_WORDS.released(`${lead.firstName} ${lead.lastName}`) : REVIEW_WORDS.notSentAgain,
         );
       } else {
-        notifySuccess(`${words.One} rejected`, `${lead.firstName} ${lead.lastName} will never be sent.`);
+        notifySuccess(`${words.One} rejected`, REVIEW_WORDS.rejected(`${lead.firstName} ${lead.lastName}`));
       }
       await refresh();
     } catch (err) {
@@ -74,7 +73,7 @@ export function useVerdictActions(kind: LeadKind, ask: (request: VerdictRequest)
       if (verdict === 'accept') {
         progress.success(
           `${words.Many} released`,
-          `${plural(updated, words.one, words.many)} released, ${delivered.toLocaleString()} sent to the webhook endpoints`,
+          REVIEW_WORDS.releasedMany(plural(updated, words.one, words.many), delivered),
         );
       } else {
         progress.success(`${words.Many} rejected`, `${plural(updated, words.one, words.many)} rejected`);
@@ -99,15 +98,14 @@ export function useVerdictActions(kind: LeadKind, ask: (request: VerdictRequest)
           ? {
               verdict,
               title: `Release ${words.one} ${name}?`,
-              message:
-                'It is delivered to the webhook endpoints at once. A delivered lead cannot be called back.',
+              message: REVIEW_WORDS.release('It', 'is'),
               confirmLabel: 'Release',
               onConfirm: (note) => void decideOne(lead, verdict, note),
             }
           : {
               verdict,
               title: `Reject ${words.one} ${name}?`,
-              message: 'It will never be sent to anyone. You can still release it later.',
+              message: REVIEW_WORDS.reject('It', 'it'),
               confirmLabel: 'Reject',
               onConfirm: (note) => void decideOne(lead, verdict, note),
             },
@@ -122,14 +120,14 @@ export function useVerdictActions(kind: LeadKind, ask: (request: VerdictRequest)
           ? {
               verdict,
               title: `Release ${n}?`,
-              message: `${selected} ${ids.length === 1 ? 'is' : 'are'} delivered to the webhook endpoints at once. A delivered lead cannot be called back.`,
+              message: REVIEW_WORDS.release(selected, ids.length === 1 ? 'is' : 'are'),
               confirmLabel: `Release ${ids.length.toLocaleString()}`,
               onConfirm: (note) => void decideMany(ids, verdict, note, onDone),
             }
           : {
               verdict,
               title: `Reject ${n}?`,
-              message: `${selected} will never be sent to anyone. You can still release ${ids.length === 1 ? 'it' : 'them'} later.`,
+              message: REVIEW_WORDS.reject(selected, ids.length === 1 ? 'it' : 'them'),
               confirmLabel: `Reject ${ids.length.toLocaleString()}`,
               onConfirm: (note) => void decideMany(ids, verdict, note, onDone),
             },

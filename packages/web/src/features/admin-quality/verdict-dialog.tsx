@@ -2,8 +2,9 @@ import { Button, Group, Modal, Text, Textarea } from '@mantine/core';
 import type { AdminVerdict } from '@uf/shared/quality';
 import { useEffect, useState } from 'react';
 
-// Asks before a verdict changes (issue 33): Release delivers the lead at once and cannot be called back;
-// Reject keeps it from ever being sent. An optional note goes into the audit log with the decision.
+// Asks before a verdict changes (issue 33): Release offers the lead to the buyers and sends it to the
+// webhook endpoints at once, which cannot be called back; Reject keeps it from both until a release
+// (the words: REVIEW_WORDS). An optional note goes into the audit log with the decision.
 
 export type VerdictRequest = {
   verdict: AdminVerdict;
