@@ -17,8 +17,10 @@ import { gzipSync } from 'node:zlib';
 
 // interactionJs: 152.0 KB at issue 23; issue 36 took 0.5 KB off, issue 37's consent tap and notices and
 // issue 33's form fields (form token, honeypot, the "Did you mean …?" offer; its code loads on blur) put
-// 1.0 KB back: 152.5 KB, with the usual small margin.
-export const LIMITS_KB = { criticalJs: 60, css: 15, pageViewJs: 60, interactionJs: 153 };
+// 1.0 KB back: 152.5 KB, with the usual small margin. Issue 48's experiment copy (the arm's slots read from
+// the page's config at hydration, so the copy never flickers: 0.06 KB) and issue 49's "must be a string"
+// message (0.05 KB) reached 153.04 KB: the limit moved to 153.1 KB, again the figure plus a small margin.
+export const LIMITS_KB = { criticalJs: 60, css: 15, pageViewJs: 60, interactionJs: 153.1 };
 /** The module the entry runs at every document's load (see the file comment). */
 const AT_LOAD = 'src/page-load.ts';
 
