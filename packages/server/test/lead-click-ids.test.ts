@@ -132,8 +132,9 @@ describe('click ids on the lead (every door)', () => {
     const res = await t.app.inject({ url: `/api/admin/export?search=${encodeURIComponent(email)}`, cookies });
     expect(res.statusCode).toBe(200);
     const [header = [], row = []] = parseCsv(res.rawPayload.toString('utf8').slice(1));
-    // The click ids, then lead quality's verdict and reasons (issue 33).
-    expect(header.slice(-11, -2)).toEqual([
+    // The click ids, then the landing experiment and arm (issue 48), then lead quality's verdict and
+    // reasons (issue 33).
+    expect(header.slice(-13, -4)).toEqual([
       'campaign',
       'gclid',
       'gbraid',
