@@ -154,8 +154,8 @@ describe('admin leads dashboard', () => {
     expect(await table.getByRole('columnheader', { name: 'IP Address' }).count()).toBe(0);
     await table.getByRole('columnheader', { name: 'TCPA' }).waitFor();
 
-    // 27 fields, the 8 click ids (issue 24) and the quality verdict (issue 33).
-    const chooser = table.getByRole('button', { name: /^Columns: \d+ of 36$/ });
+    // 27 fields, the 8 click ids (issue 24), the quality verdict (issue 33), the experiment and arm (issue 48).
+    const chooser = table.getByRole('button', { name: /^Columns: \d+ of 38$/ });
     await chooser.click();
     // The spec's TCPA badge cannot be hidden.
     expect(await page.getByRole('menuitemcheckbox', { name: 'TCPA' }).isDisabled()).toBe(true);
