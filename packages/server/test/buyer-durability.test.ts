@@ -138,15 +138,21 @@ describe('selling durability', () => {
        where s.status = 'unknown' and s.lead_id = any($1::uuid[])`,
       [acknowledged],
     );
-    expect(waiting.length).toBeGreaterThan(0);
     expect(waiting.length).toBe(accepted.filter((r) => r.status === 'unknown').length);
-    expect(waiting.every((w) => w.name === '/first' && !toSecond.has(w.lead_id))).toBe(true);
+    // Mostly on the slow first buyer; a post to the second (it answers at once) may be in flight at the
+    // kill too, and is unknown just the same — for a lead the first buyer had refused.
+    const onFirst = waiting.filter((w) => w.name === '/first');
+    expect(onFirst.length).toBeGreaterThan(0);
+    for (const w of waiting) {
+      if (w.name === '/first') expect(toSecond.has(w.lead_id), w.lead_id).toBe(false);
+      else expect([w.name, took.has(w.lead_id)]).toEqual(['/second', false]);
+    }
     // Every lead the first buyer took is booked to it or waits on it: its cap counts them all.
     const { rows: firstSales } = await setup.query<{ lead_id: string; status: string }>(
       `select s.lead_id, s.status from lead_sale s join buyer b on b.id = s.buyer_id
        where b.name = '/first' and s.status = 'sold'`,
     );
-    const booked = new Set([...firstSales.map((r) => r.lead_id), ...waiting.map((w) => w.lead_id)]);
+    const booked = new Set([...firstSales.map((r) => r.lead_id), ...onFirst.map((w) => w.lead_id)]);
     expect([...took].filter((id) => !booked.has(id))).toEqual([]);
     const { rows: cap } = await setup.query<{ leads: number }>(
       `select u.leads from buyer_cap_usage u join buyer b on b.id = u.buyer_id where b.name = '/first' and u.period_key = 't'`,
@@ -160,15 +166,17 @@ describe('selling durability', () => {
     );
     expect(sold[0]?.n).toBe(accepted.filter((r) => r.status === 'sold').length);
 
-    // Settled as the buyer's own books say: those it took are sold to it, the others move on to the second.
-    const { rows: firstBuyer } = await setup.query<{ id: string }>(
-      `select id from buyer where name = '/first'`,
-    );
+    // Settled as each buyer's own books say: those the first took are sold to it, the others move on to
+    // the second; those waiting on the second are its own if its receiver got them.
+    const { rows: buyerRows } = await setup.query<{ id: string; name: string }>('select id, name from buyer');
+    const buyerId = new Map(buyerRows.map((b) => [b.name, b.id]));
+    const takenBy = (w: { lead_id: string; name: string }) =>
+      w.name === '/first' ? took.has(w.lead_id) : toSecond.has(w.lead_id);
     for (const w of waiting) {
       await setup.query('select * from sale_settle($1, $2, $3, $4, now())', [
         w.lead_id,
-        firstBuyer[0]?.id,
-        took.has(w.lead_id),
+        buyerId.get(w.name),
+        takenBy(w),
         'test',
       ]);
     }
@@ -184,8 +192,16 @@ describe('selling durability', () => {
       `select s.lead_id, b.name from lead_sale s join buyer b on b.id = s.buyer_id where s.lead_id = any($1::uuid[])`,
       [waiting.map((w) => w.lead_id)],
     );
-    expect(after).toHaveLength(waiting.length);
-    for (const a of after) expect(a.name).toBe(took.has(a.lead_id) ? '/first' : '/second');
+    // A lead the first buyer did not take is sold to the second; one the second did not take has no
+    // buyer left (unsold, no row here).
+    const expected = waiting
+      .map((w) => ({
+        lead_id: w.lead_id,
+        name: takenBy(w) ? w.name : w.name === '/first' ? '/second' : null,
+      }))
+      .filter((e) => e.name !== null);
+    expect(after).toHaveLength(expected.length);
+    for (const e of expected) expect(after).toContainEqual(e);
     await setup.end();
     expect(await server.stop('SIGTERM')).toBe(0);
   });
