@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ATTRIBUTION_LIMITS } from './attribution';
 import { CHANNELS } from './channel';
 import { ANALYTICS_EVENT_TYPES } from './constants';
+import { ARM_KEY_PATTERN } from './experiments';
 import { isSafeText } from './text-safety';
 
 // The analytics dashboard's query (spec §5/§7, GET /api/admin/analytics), shared by the server and the
@@ -27,6 +28,8 @@ const day = (name: string) => {
     z.union([z.string({ error: message }).check(z.refine(isCalendarDay, message)), ignoredFilter]),
   );
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The campaign filter's value for "traffic without a campaign" (issue 37): the dashboard shows such rows as
@@ -86,11 +89,31 @@ export const analyticsQuerySchema = z
     ),
     source: attributionFilter('source'),
     campaign: attributionFilter('campaign', NO_CAMPAIGN),
+    // A landing experiment and one of its arms (issue 48): they narrow the same figures as the attribution
+    // filters, to the visitors the experiment counted (its exposures) and the leads sent from its pages.
+    experiment: z.optional(
+      z.union([
+        z.string().check(z.refine((v) => UUID.test(v), 'experiment must be an experiment id')),
+        ignoredFilter,
+      ]),
+    ),
+    arm: z.optional(
+      z.union([
+        z
+          .string()
+          .check(z.refine((v) => ARM_KEY_PATTERN.test(v), 'arm must be the key of an arm of the experiment')),
+        ignoredFilter,
+      ]),
+    ),
   })
   .check(
     z.refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, {
       message: 'endDate must not be before startDate',
       path: ['endDate'],
+    }),
+    z.refine((q) => !q.arm || Boolean(q.experiment), {
+      message: 'arm needs an experiment',
+      path: ['arm'],
     }),
   );
 export type AnalyticsQueryInput = z.input<typeof analyticsQuerySchema>;

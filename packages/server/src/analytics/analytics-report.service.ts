@@ -2,10 +2,19 @@ import { ANALYTICS_TOP_LIMIT, type AnalyticsSummary, CLICK_EVENT_TYPES } from '@
 import { zeroFillDays } from '@uf/shared/analytics-dashboard';
 import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { AnalyticsEventType } from '@uf/shared/constants';
+import { ERROR_CODES } from '@uf/shared/errors';
+import { AppError } from '../errors';
 import type { Pool, PoolClient } from 'pg';
 import { dateAndTimeIn } from '../platform/time';
 import { comparisonPeriods, splitRange } from './analytics-periods';
-import { FUNNEL_DEPTHS, getPeriodTotals, getSourcesReport, Params, where } from './analytics-sources';
+import {
+  costsKnown,
+  FUNNEL_DEPTHS,
+  getPeriodTotals,
+  getSourcesReport,
+  Params,
+  where,
+} from './analytics-sources';
 import { keepDayVisitorCounts, LAST_CLOSED_DAY } from './day-visitor-counts';
 import { rebuildSaleRollup } from './sale-rollup';
 
@@ -94,12 +103,32 @@ function breakdown(rows: { dimension: string; value: string; count: string }[], 
   );
 }
 
+/** An experiment filter names an experiment that exists, and an arm of it: else a 400 that says which. */
+async function checkExperimentFilter(pool: Pool, experiment: string, arm: string | undefined) {
+  const { rows } = await pool.query<{ keys: string[] }>(
+    `select array(select a->>'key' from jsonb_array_elements(arms) a) as keys from experiment where id = $1`,
+    [experiment],
+  );
+  const keys = rows[0]?.keys;
+  if (!keys) {
+    throw new AppError(ERROR_CODES.validation, 'experiment: no such experiment', [
+      { field: 'experiment', message: 'no such experiment' },
+    ]);
+  }
+  if (arm !== undefined && !keys.includes(arm)) {
+    throw new AppError(ERROR_CODES.validation, `arm: this experiment has no arm "${arm}"`, [
+      { field: 'arm', message: `this experiment has no arm "${arm}"` },
+    ]);
+  }
+}
+
 export async function getAnalyticsSummary(
   pool: Pool,
   q: AnalyticsQuery,
   timeZone: string,
   now = new Date(),
 ): Promise<AnalyticsSummary> {
+  if (q.experiment) await checkExperimentFilter(pool, q.experiment, q.arm);
   const byCountry = Boolean(q.country);
   // Daily activity and totals: a handful of rows per day (per country when filtered by one).
   const activityParams = new Params();
@@ -180,7 +209,7 @@ export async function getAnalyticsSummary(
   // The chart's money (issue 35): a figure for every day it shows, and the days with money and no event.
   const moneyByDay = new Map(report.dailyMoney.map((d) => [d.date, d]));
   const moneyDays = [...new Set([...dailyViews.map((d) => d.date), ...moneyByDay.keys()])].sort();
-  const noMoney = (date: string) => ({ date, revenue: 0, net: 0, cost: q.country ? null : 0 });
+  const noMoney = (date: string) => ({ date, revenue: 0, net: 0, cost: costsKnown(q) ? 0 : null });
   return {
     totalPageViews,
     totalClicks,

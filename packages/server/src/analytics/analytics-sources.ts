@@ -75,21 +75,89 @@ function attributionClauses(q: AnalyticsQuery, params: Params): string[] {
   return attributionFilters(q).map((f) => `${f.dimension} = ${params.add(f.value)}`);
 }
 
-type Rollup = { daily: string; monthly: string; counts: readonly string[] };
+/**
+ * Under an experiment filter (issue 48, ADR 075) the figures are narrowed to the visitors its pages counted
+ * and the leads sent from them. No rollup is keyed by arm, so each rollup's daily rows are computed from
+ * what they sum: the visits (analytics_visit, kept ANALYTICS_RETENTION_DAYS) of visitor-days with an
+ * exposure to the experiment (and arm), and the website leads that carry it. Ad cost has no arm: unknown.
+ */
+export type ExperimentFilter = { experiment: string; arm?: string };
+
+export function experimentFilter(q: AnalyticsQuery): ExperimentFilter | null {
+  return q.experiment ? { experiment: q.experiment, arm: q.arm } : null;
+}
+
+/** Ad cost is known only for what a campaign bought: not under a country or an experiment filter. */
+export const costsKnown = (q: AnalyticsQuery) => !q.country && !q.experiment;
+
+/** A clause true for a visit (alias `v`) whose visitor-day was exposed to the experiment (and arm). */
+function exposedVisit(f: ExperimentFilter, params: Params): string {
+  const arm = f.arm ? ` and e.arm = ${params.add(f.arm)}` : '';
+  return `exists (select 1 from experiment_exposure e where e.experiment_id = ${params.add(f.experiment)}::uuid
+    and e.day = v.day and e.visitor_id = v.visitor_id${arm})`;
+}
+
+/** A clause true for a website lead sent from the experiment's pages (and arm). */
+function experimentLead(f: ExperimentFilter, params: Params): string {
+  const arm = f.arm ? ` and experiment_arm = ${params.add(f.arm)}` : '';
+  return `experiment_id = ${params.add(f.experiment)}::uuid${arm}`;
+}
+
+/** The lead rollups' key (the triggers' own: the opt-in day, and Direct/direct/'' for what is missing). */
+const LEAD_KEY = `case when opt_in_date ~ '^\\d{4}-\\d{2}-\\d{2}$' then opt_in_date::date else created_at::date end as day,
+  coalesce(country, '') as country, coalesce(channel, 'Direct') as channel, coalesce(source, 'direct') as source,
+  coalesce(campaign, '') as campaign`;
+
+type Rollup = {
+  daily: string;
+  monthly: string;
+  counts: readonly string[];
+  /** The daily rollup's rows, computed for the exposed visitors or leads of an experiment. */
+  exposed: (f: ExperimentFilter, params: Params) => string;
+};
 const VISITS: Rollup = {
   daily: 'analytics_daily_source',
   monthly: 'analytics_monthly_source',
   counts: VISIT_COUNTS,
+  exposed: (f, params) => `
+    select day, country, channel, source, campaign, count(*) as visits,
+      count(distinct visitor_id) as visitors,
+      ${FUNNEL_DEPTHS.map(([c, depth]) => `count(*) filter (where analytics_visit_depth(steps) >= ${depth}) as ${c}`).join(', ')}
+    from analytics_visit v where ${exposedVisit(f, params)} group by 1, 2, 3, 4, 5`,
 };
 const LEAD_COUNTS = ['leads', 'consenting', 'beneficiaries', 'tracked'] as const;
-const LEADS: Rollup = { daily: 'lead_daily_source', monthly: 'lead_monthly_source', counts: LEAD_COUNTS };
+const LEADS: Rollup = {
+  daily: 'lead_daily_source',
+  monthly: 'lead_monthly_source',
+  counts: LEAD_COUNTS,
+  exposed: (f, params) => `
+    select ${LEAD_KEY}, count(*) as leads,
+      count(*) filter (where consent_given and tcpa_compliant = 'true' and opted_out_at is null) as consenting,
+      count(*) filter (where beneficiary is not null) as beneficiaries,
+      count(*) filter (where visit_tracked) as tracked
+    from website_lead where ${experimentLead(f, params)} group by 1, 2, 3, 4, 5`,
+};
 /** Lead quality by source (issue 33): leads by verdict, and accepted leads with a tracked visit. */
 const QUALITY: Rollup = {
   daily: 'lead_daily_quality',
   monthly: 'lead_monthly_quality',
   counts: ['accepted', 'held', 'rejected', 'accepted_tracked'],
+  exposed: (f, params) => `
+    select ${LEAD_KEY}, count(*) filter (where quality_verdict = 'accept') as accepted,
+      count(*) filter (where quality_verdict = 'hold') as held,
+      count(*) filter (where quality_verdict = 'reject') as rejected,
+      count(*) filter (where quality_verdict = 'accept' and visit_tracked) as accepted_tracked
+    from website_lead where ${experimentLead(f, params)} group by 1, 2, 3, 4, 5`,
 };
-const REASONS: Rollup = { daily: 'lead_daily_reason', monthly: 'lead_monthly_reason', counts: ['leads'] };
+const REASONS: Rollup = {
+  daily: 'lead_daily_reason',
+  monthly: 'lead_monthly_reason',
+  counts: ['leads'],
+  exposed: (f, params) => `
+    select ${LEAD_KEY}, reason, count(*) as leads
+    from website_lead cross join unnest(quality_reasons) reason
+    where ${experimentLead(f, params)} group by 1, 2, 3, 4, 5, 6`,
+};
 /** The reasons a source's row lists. */
 const TOP_REASONS = 3;
 
@@ -101,9 +169,12 @@ function rollupSql(
   params: Params,
   keys: string[],
 ): string {
-  const { months, days } = splitRange(range);
   const cols = [...keys, ...rollup.counts].join(', ');
   const parts: string[] = [];
+  const experiment = experimentFilter(q);
+  // Under an experiment filter, one computed daily table for the whole range (no monthly one).
+  const { months, days } = experiment ? { months: null, days: [range] } : splitRange(range);
+  const daily = experiment ? `(${rollup.exposed(experiment, params)}) exposed` : rollup.daily;
   if (months) {
     const clauses = attributionClauses(q, params);
     if (months.from) clauses.push(`month >= ${params.add(months.from)}::date`);
@@ -114,7 +185,7 @@ function rollupSql(
     const clauses = attributionClauses(q, params);
     if (d.from) clauses.push(`day >= ${params.add(d.from)}::date`);
     if (d.to) clauses.push(`day <= ${params.add(d.to)}::date`);
-    parts.push(`select ${cols} from ${rollup.daily} ${where(clauses)}`);
+    parts.push(`select ${cols} from ${daily} ${where(clauses)}`);
   }
   const sums = rollup.counts.map((c) => `coalesce(sum(${c}), 0)::text as ${c}`).join(', ');
   return `select ${[...keys, sums].join(', ')} from (${parts.join(' union all ')}) x
@@ -176,6 +247,19 @@ export async function countVisitors(
   range: DayRange,
   timeZone: string,
 ): Promise<number> {
+  const experiment = experimentFilter(q);
+  if (experiment) {
+    // The exposed visitors with a visit of the range: from the visits, kept as long as the raw events.
+    const params = new Params();
+    const clauses = [exposedVisit(experiment, params), ...attributionClauses(q, params)];
+    if (range.from) clauses.push(`day >= ${params.add(range.from)}::date`);
+    if (range.to) clauses.push(`day <= ${params.add(range.to)}::date`);
+    const { rows } = await pool.query<{ n: string }>(
+      `select count(*)::text as n from (select distinct day, visitor_id from analytics_visit v ${where(clauses)}) x`,
+      params.values,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
   const kept = await pool.query<{ first: string | null; last_closed: string }>(
     `select min(day)::text as first, ${LAST_CLOSED_DAY('$1')}::text as last_closed from analytics_day_visitor`,
     [timeZone],
@@ -249,6 +333,11 @@ function revenueSql(
   only?: { channel: string; source: string; campaign: string }[],
 ): string {
   const clauses = attributionClauses(q, params);
+  const experiment = experimentFilter(q);
+  if (experiment) {
+    // No kept sum is keyed by arm: an experiment's sales are read from the sales (getSourcesReport).
+    clauses.push(`lead_id in (select id from website_lead where ${experimentLead(experiment, params)})`);
+  }
   let day: () => string;
   let table: string;
   let sums: string;
@@ -344,13 +433,14 @@ export async function getSourcesReport(
   const revenueParams = new Params();
   const costParams = new Params();
   const sourceKeys = ['channel', 'source', 'campaign'];
-  // Under a country filter the cost is unknown (an ad platform's daily cost has no country), not 0.
-  const costsKnown = !q.country;
+  // Under a country filter the cost is unknown (an ad platform's daily cost has no country), not 0; nor
+  // has it an arm.
+  const knownCosts = costsKnown(q);
   type DayCents<K extends string> = { rows: ({ day: string } & Record<K, string>)[] };
   // The sales' money from the kept daily sums when they are ready in this zone (ADR 070), else summed
   // from lead_sale; every read of one answer from the same place.
-  const salesFrom = saleRollupReady(pool, timeZone).then((ready): 'rollup' | 'sales' =>
-    ready ? 'rollup' : 'sales',
+  const salesFrom = (q.experiment ? Promise.resolve(false) : saleRollupReady(pool, timeZone)).then(
+    (ready): 'rollup' | 'sales' => (ready ? 'rollup' : 'sales'),
   );
   const revenueByDay = async (only?: { channel: string; source: string; campaign: string }[]) => {
     const params = new Params();
@@ -360,7 +450,7 @@ export async function getSourcesReport(
     );
   };
   const costByDay = (only?: { source: string; campaign: string }[]): Promise<DayCents<'cost_cents'>> => {
-    if (!costsKnown) return Promise.resolve({ rows: [] });
+    if (!knownCosts) return Promise.resolve({ rows: [] });
     const params = new Params();
     return pool.query<{ day: string; cost_cents: string }>(
       costSql(q, range, params, 'day', only),
@@ -400,7 +490,7 @@ export async function getSourcesReport(
         { by_day: boolean; channel: Channel; source: string; campaign: string; day: string } & SaleSums
       >(revenueSql(q, range, timeZone, revenueParams, 'source and day', from), revenueParams.values),
     ),
-    costsKnown
+    knownCosts
       ? pool.query<{ source: string; campaign: string; cost_cents: string }>(
           costSql(q, range, costParams, 'source'),
           costParams.values,
@@ -514,7 +604,7 @@ export async function getSourcesReport(
   const money = { sold: 0, returned: 0, revenueCents: 0, creditedCents: 0, costCents: 0, accepted: 0 };
   for (const row of [...rows.values(), ...costOnly]) {
     const sales = saleCents.get(row) ?? { revenue: 0, credited: 0 };
-    const cost = costsKnown ? (costCents.get(row) ?? 0) : null;
+    const cost = knownCosts ? (costCents.get(row) ?? 0) : null;
     row.revenue = dollarsOf(sales.revenue);
     row.net = dollarsOf(sales.revenue - sales.credited);
     Object.assign(
@@ -584,7 +674,7 @@ export async function getSourcesReport(
         date,
         revenue: dollarsOf(m.revenueCents),
         net: dollarsOf(m.revenueCents - m.creditedCents),
-        cost: costsKnown ? dollarsOf(m.costCents) : null,
+        cost: knownCosts ? dollarsOf(m.costCents) : null,
       })),
     moneyTotals: {
       sold: money.sold,
@@ -593,7 +683,7 @@ export async function getSourcesReport(
       net: dollarsOf(money.revenueCents - money.creditedCents),
       ...moneyFigures({
         netCents: money.revenueCents - money.creditedCents,
-        costCents: costsKnown ? money.costCents : null,
+        costCents: knownCosts ? money.costCents : null,
         visits: total.visits,
         accepted: money.accepted,
       }),
