@@ -3,10 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInThroughForm } from './support/admin';
 import { baseUrl, holdApp, interact, launchBrowser, networkQuiet, openPage } from './support/browser';
 
+const DESKTOP_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
 // Landing experiments in Chromium (issue 48, ADR 075): an arm's copy is in the first paint and hydration
 // keeps it — the same heading node, the same text, nothing logged (no flicker) — and the admin's screens
-// show a draft and its arms. Only a draft is used, seen through its preview (`?arm=&experiment=`): a
-// running experiment would change the landing page under the other e2e files sharing this server.
+// show a draft and its arms; then the analytics filtered by the arm one visitor was served. The draft is
+// seen through its preview (`?arm=&experiment=`); it runs only while that one visitor loads the page (a
+// running experiment changes the landing page, and e2e files share this server, one file at a time).
 
 const OWED_H1 = 'Your State May Owe You Money';
 const OWED_BUTTON = 'Check What You Are Owed';
@@ -107,5 +111,58 @@ describe('an arm of a landing experiment', () => {
     ).toBe(OWED_H1);
     expect(await admin.getByText(/visitors per arm to find a 20 % lift on a 5 % rate/).count()).toBe(1);
     expect(await admin.getByRole('button', { name: 'Start' }).count()).toBe(1);
+  });
+
+  it('filters the analytics by the arm a visitor was served, from the results page', async () => {
+    // Started only while one visitor loads the page, then stopped: e2e files run one at a time, and the
+    // landing page is back to the control before this test looks at the dashboard.
+    const start = await admin.request.post(`/api/admin/experiments/${experimentId}/start`, {
+      headers: { origin: baseUrl() },
+    });
+    expect(start.status()).toBe(200);
+    const campaign = `exp-${experimentId.slice(0, 8)}`;
+    const visitor = await browser.newContext({
+      baseURL: baseUrl(),
+      userAgent: DESKTOP_UA,
+      extraHTTPHeaders: { 'x-forwarded-for': '198.18.220.48' },
+    });
+    const page = await visitor.newPage();
+    let heading: string | null;
+    try {
+      await page.goto(`/?utm_source=e2e-arms&utm_medium=cpc&utm_campaign=${campaign}`);
+      heading = await page.locator('#root h1').textContent();
+      await interact(page);
+      await page.waitForSelector('html[data-app-ready="true"]', { state: 'attached' });
+      await networkQuiet(page);
+    } finally {
+      const stop = await admin.request.post(`/api/admin/experiments/${experimentId}/stop`, {
+        headers: { origin: baseUrl() },
+        data: {},
+      });
+      expect(stop.status()).toBe(200);
+    }
+    await visitor.close();
+    const arm = heading === OWED_H1 ? 'Owed' : 'Control';
+
+    await admin.goto(`/admin/experiments/${experimentId}`);
+    await admin.getByRole('link', { name: `${arm}: its visitors and leads by source` }).click();
+    await admin.getByRole('heading', { name: 'Analytics Dashboard', level: 1 }).waitFor();
+    expect(await admin.getByLabel('Experiment').inputValue()).toBe(experimentId);
+    expect(await admin.getByLabel('Arm').inputValue()).toBe(arm.toLowerCase());
+    await admin.getByText(/^Under an experiment: the visitors its page was shown to/).waitFor();
+    // The visitor's row: one visitor from the campaign, in this arm only.
+    const row = admin.getByRole('row').filter({ hasText: campaign });
+    await expect
+      .poll(async () => {
+        if ((await row.count()) === 0) await admin.reload();
+        return row.count();
+      })
+      .toBe(1);
+    const visitors = admin.getByRole('group', { name: 'Visitors', exact: true }).getByTestId('card-value');
+    expect(await visitors.textContent()).toBe('1');
+    // The other arm: nobody.
+    await admin.getByLabel('Arm').selectOption({ label: arm === 'Owed' ? 'Control' : 'Owed' });
+    await expect.poll(() => visitors.textContent()).toBe('0');
+    expect(await row.count()).toBe(0);
   });
 });

@@ -62,7 +62,14 @@ export const ANALYTICS_TEXTS = {
     allChannels: 'All channels',
     allSources: 'All sources',
     allCampaigns: 'All campaigns',
-    note: 'Channel, source and campaign narrow visitors, visits, the funnel and the sources table.',
+    note: 'Channel, source, campaign, experiment and arm narrow visitors, visits, the funnel and the sources table.',
+    // Issue 48: a landing experiment and one of its arms.
+    experiment: 'Experiment',
+    arm: 'Arm',
+    allExperiments: 'No experiment',
+    allArms: 'All arms',
+    experimentNote:
+      'Under an experiment: the visitors its page was shown to (a visit tracked the same day), and the leads sent from its pages. Ad cost has no arm: blank.',
   },
   funnel: {
     title: 'Funnel',
@@ -131,7 +138,7 @@ export const ANALYTICS_TEXTS = {
       returned: MONEY_WORDS.returned,
       revenue: MONEY_WORDS.revenue,
       net: MONEY_WORDS.net,
-      cost: 'Ad cost imported for this source and campaign (USD); blank under a country filter: ad cost has no country',
+      cost: 'Ad cost imported for this source and campaign (USD); blank under a country or experiment filter: ad cost has neither',
       profit: 'Net − cost',
       roi: 'Profit ÷ cost; blank without cost',
       earningsPerVisit: 'Earnings per visit: net ÷ visits, to the cent; blank without visits',

@@ -3,8 +3,8 @@ import { zeroFillDays } from '@uf/shared/analytics-dashboard';
 import type { AnalyticsQuery } from '@uf/shared/analytics-query.schema';
 import type { AnalyticsEventType } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
-import { AppError } from '../errors';
 import type { Pool, PoolClient } from 'pg';
+import { AppError } from '../errors';
 import { dateAndTimeIn } from '../platform/time';
 import { comparisonPeriods, splitRange } from './analytics-periods';
 import {

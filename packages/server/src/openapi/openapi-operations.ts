@@ -645,6 +645,11 @@ export const operations: Record<string, OperationDoc> = {
         channel: { description: 'Narrows visitors, visits, funnel and sources' },
         source: { description: 'Narrows visitors, visits, funnel and sources (exact)' },
         campaign: { description: 'Narrows visitors, visits, funnel and sources (exact)' },
+        experiment: {
+          description:
+            'A landing experiment’s id: narrows visitors, visits, funnel and sources to its exposed visitors and its leads; ad cost is null',
+        },
+        arm: { description: 'One arm’s key of that experiment (needs `experiment`)' },
       },
     },
     responses: {

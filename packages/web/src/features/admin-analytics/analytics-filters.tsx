@@ -20,6 +20,8 @@ export type Filters = {
   channel: string;
   source: string;
   campaign: string;
+  experiment: string;
+  arm: string;
 };
 
 /** Spec §4: empty dates and 'all' for event type and country (and the attribution filters, issue 15). */
@@ -31,7 +33,12 @@ export const DEFAULT_FILTERS: Filters = {
   channel: 'all',
   source: 'all',
   campaign: 'all',
+  experiment: 'all',
+  arm: 'all',
 };
+
+/** An experiment the filter offers (issue 48): one that has started, with its arms. */
+export type ExperimentChoice = { id: string; name: string; arms: { key: string; name: string }[] };
 
 const A = ANALYTICS_TEXTS.attributionFilters;
 const CHANNEL_OPTIONS = [
@@ -59,6 +66,7 @@ export function AnalyticsFilters({
   countries,
   sources,
   campaigns,
+  experiments,
   onChange,
 }: {
   value: Filters;
@@ -67,11 +75,26 @@ export function AnalyticsFilters({
   /** Sources and campaigns offered: the ones in the sources table. */
   sources: readonly string[];
   campaigns: readonly string[];
+  /** The experiments that have started, newest first. */
+  experiments: readonly ExperimentChoice[];
   onChange(next: Filters): void;
 }) {
   const set = (key: keyof Filters) => (event: { currentTarget: { value: string } }) =>
     onChange({ ...value, [key]: event.currentTarget.value });
   const countryOptions = optionsOf(T.allCountries, countries, value.country, countryName);
+  const experiment = experiments.find((e) => e.id === value.experiment);
+  const experimentOptions = optionsOf(
+    A.allExperiments,
+    experiments.map((e) => e.id),
+    value.experiment,
+    (id) => experiments.find((e) => e.id === id)?.name ?? id,
+  );
+  const armOptions = optionsOf(
+    A.allArms,
+    experiment?.arms.map((a) => a.key) ?? [],
+    value.arm,
+    (key) => experiment?.arms.find((a) => a.key === key)?.name ?? key,
+  );
   return (
     <Paper withBorder p="md" radius="md">
       <Grid align="flex-end">
@@ -144,6 +167,31 @@ export function AnalyticsFilters({
             {A.note}
           </Text>
         </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6, md: 2.5 }}>
+          <NativeSelect
+            label={A.experiment}
+            data={experimentOptions}
+            value={value.experiment}
+            // Another experiment's arms are not this one's: the arm goes back to all.
+            onChange={(event) => onChange({ ...value, experiment: event.currentTarget.value, arm: 'all' })}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6, md: 2.5 }}>
+          <NativeSelect
+            label={A.arm}
+            data={armOptions}
+            value={value.arm}
+            disabled={value.experiment === 'all'}
+            onChange={set('arm')}
+          />
+        </Grid.Col>
+        {value.experiment !== 'all' && (
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <Text size="xs" c="dimmed">
+              {A.experimentNote}
+            </Text>
+          </Grid.Col>
+        )}
       </Grid>
       <Group gap="xs" mt="sm" role="group" aria-label="Date presets">
         {DATE_PRESETS.map((preset) => {

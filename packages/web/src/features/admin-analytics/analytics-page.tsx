@@ -131,6 +131,17 @@ export function AnalyticsPage() {
     }
   }, [analytics.data, analytics.isPlaceholderData, query.source, query.campaign]);
 
+  // The experiments the filter offers (issue 48): the ones that have started, newest first.
+  const experimentList = trpc.admin.experiments.list.useQuery(undefined, { enabled: session.isSuccess });
+  const experiments = useMemo(
+    () =>
+      (experimentList.data ?? [])
+        .filter((e) => e.startedAt !== null)
+        .sort((a, b) => ((a.startedAt ?? '') < (b.startedAt ?? '') ? 1 : -1))
+        .map((e) => ({ id: e.id, name: e.name, arms: e.arms.map((a) => ({ key: a.key, name: a.name })) })),
+    [experimentList.data],
+  );
+
   // The admin area's session guard takes a signed-out tab to the sign-in page (issue 37).
   const signedOut = isUnauthorized(session.error) || isUnauthorized(analytics.error);
 
@@ -232,6 +243,7 @@ export function AnalyticsPage() {
           countries={countryOptions}
           sources={attribution.sources}
           campaigns={attribution.campaigns}
+          experiments={experiments}
           onChange={changeFilters}
         />
 

@@ -648,7 +648,23 @@ function ExperimentPage({ id }: { id: string }) {
                     <Table.Td>{pct(a.acceptedLeadRate)}</Table.Td>
                     <Table.Td>{usd(a.revenuePerVisitor)}</Table.Td>
                     <Table.Td>
-                      <Previews id={e.id} arm={a.key} />
+                      <Group gap="xs" wrap="nowrap">
+                        <Previews id={e.id} arm={a.key} />
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          aria-label={`${a.name}: its visitors and leads by source`}
+                          renderRoot={(props) => (
+                            <Link
+                              {...props}
+                              to="/admin/analytics"
+                              search={{ experiment: e.id, arm: a.key }}
+                            />
+                          )}
+                        >
+                          By source
+                        </Button>
+                      </Group>
                     </Table.Td>
                   </Table.Tr>
                 ))}
