@@ -113,6 +113,40 @@ describe('an arm of a landing experiment', () => {
     expect(await admin.getByRole('button', { name: 'Start' }).count()).toBe(1);
   });
 
+  it('previews each arm in the editor at a phone’s and a laptop’s width, live as the copy is typed', async () => {
+    const logged: string[] = [];
+    const log = (msg: { type(): string; text(): string }) => {
+      if (msg.type() === 'error') logged.push(msg.text());
+    };
+    admin.on('console', log);
+    const phone = admin.frameLocator('iframe[title="Owed on a phone"]');
+    const laptop = admin.frameLocator('iframe[title="Owed on a laptop"]');
+    await expect.poll(() => phone.locator('h1').textContent()).toBe(OWED_H1);
+    await expect.poll(() => laptop.locator('h1').textContent()).toBe(OWED_H1);
+    // The control's frames show the page as it is.
+    await expect
+      .poll(() => admin.frameLocator('iframe[title="Control on a phone"]').locator('h1').textContent())
+      .toBe('Find Out If Unclaimed Money Is Waiting For You');
+    // Typed, not saved: the frames follow.
+    await admin
+      .getByLabel(/^headline/)
+      .nth(0)
+      .fill('Money Held In Your Name');
+    await expect.poll(() => phone.locator('h1').textContent()).toBe('Money Held In Your Name');
+    // The page's own stylesheet is applied in the frame (its heading is not the browser's default serif).
+    const font = await phone.locator('h1').evaluate((h) => getComputedStyle(h).fontFamily);
+    expect(font).not.toMatch(/^"?Times/);
+    // Sandboxed: no script of the page runs there, so nothing is counted and nothing logged.
+    expect(await phone.locator('html').getAttribute('data-app-ready')).toBeNull();
+    await admin
+      .getByLabel(/^headline/)
+      .nth(0)
+      .fill(OWED_H1);
+    await expect.poll(() => phone.locator('h1').textContent()).toBe(OWED_H1);
+    admin.off('console', log);
+    expect(logged).toEqual([]);
+  });
+
   it('filters the analytics by the arm a visitor was served, from the results page', async () => {
     // Started only while one visitor loads the page, then stopped: e2e files run one at a time, and the
     // landing page is back to the control before this test looks at the dashboard.

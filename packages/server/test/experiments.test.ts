@@ -136,4 +136,33 @@ describe('experiments API', () => {
     });
     expect((await api('GET', `/api/admin/experiments/${a.id}`)).statusCode).toBe(404);
   });
+
+  it('previews an arm’s content as it would be served, saved or not, without a form token', async () => {
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/experiments/preview',
+      payload: { content: {} },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const res = await api('POST', '/api/admin/experiments/preview', {
+      content: { headline: 'Money Your State Holds For You', heroButton: 'See What Is Yours' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { html } = res.json() as { html: string };
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html.match(/<h1[^>]*>([^<]*)<\/h1>/)?.[1]).toBe('Money Your State Holds For You');
+    expect(html).toContain('See What Is Yours');
+    expect(html).not.toContain('name="formToken"');
+    // The page without its app: no script to run in the editor's frame.
+    expect(html).not.toMatch(/<script|modulepreload/i);
+    expect(html).toMatch(/<link[^>]+rel="stylesheet"/);
+    // The control's preview is the page as built: its own headline.
+    const control = (await api('POST', '/api/admin/experiments/preview', { content: {} })).json() as {
+      html: string;
+    };
+    expect(control.html).toContain('Find Out If Unclaimed Money Is Waiting For You');
+    const unknown = await api('POST', '/api/admin/experiments/preview', { content: { consentText: 'x' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('unknown slot \\"consentText\\"');
+  });
 });

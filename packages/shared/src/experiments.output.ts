@@ -36,6 +36,9 @@ export const experimentsSchema = z.array(
   }),
 );
 export const experimentDeletedSchema = z.object({ id: text(), deleted: z.literal(true) });
+export const armPreviewOutputSchema = z.object({
+  html: text('The landing page as this content would be served: a whole HTML document, without a form token'),
+});
 
 const interval = z.object({ low: z.number(), high: z.number() });
 

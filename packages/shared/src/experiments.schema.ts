@@ -135,3 +135,6 @@ export const experimentStopSchema = z.strictObject({
     .regex(ARM_KEY_PATTERN, 'keep must be an arm key')
     .optional(),
 });
+
+/** The editor's preview of an arm as typed (issue 48): its content, saved or not. */
+export const armPreviewSchema = z.strictObject({ content: armContentSchema });

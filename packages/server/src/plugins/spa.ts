@@ -12,14 +12,9 @@ import { FORM_TOKEN_FIELD, LEAD_FORM_ID } from '@uf/shared/quality-fields';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { brotliWithTail, type CompressedHead, compressHead, gzipWithTail } from './compressed-document';
+// The decorations this plugin adds (renderLanding, renderArmPreview) are declared in landing-render.ts.
+import type {} from './landing-render';
 import { normalisedPath } from './origin-check';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The landing page rendered on the server in a step (ADR 057); null when the app is not built. */
-    renderLanding(step: LandingStep, formToken: string, copy?: ArmContent): Promise<string | null>;
-  }
-}
 
 /** The landing experiment's arm a request is served in (issue 48, ADR 075). */
 export type ServedLandingArm = {
@@ -158,6 +153,14 @@ function documentStore(opts: SpaOptions) {
   // prerendered ones. Keyed by the content's hash: arms with the same content share one.
   const armDocuments = new Map<string, Promise<Document | null>>();
   let armDay = '';
+  const armHtml = async (content: ArmContent): Promise<string | null> => {
+    const template = templates.get('/');
+    if (!template || !existsSync(ssrEntry)) return null;
+    renderer ??= import(pathToFileURL(ssrEntry).href);
+    const rootHtml = withSupportEmail(await (await renderer).render('/', content), opts.publicConfig);
+    const dates = pageDates(new Date(), opts.timeZone);
+    return fillHtml(withRoot(template, rootHtml), opts.publicConfig, dates, content);
+  };
   return {
     hasBuild: templates.has('index'),
     /** The landing document with `rootHtml` as its page and the step for the app to take over. */
@@ -173,6 +176,8 @@ function documentStore(opts: SpaOptions) {
       );
       return `${head}${formTokenField(formToken)}${end}`;
     },
+    /** The landing page rendered with an arm's content, as HTML; null when the app is not built. */
+    armHtml,
     /** The landing document of a landing experiment's arm (issue 48); null when the app is not built. */
     arm(content: ArmContent, contentHash: string): Promise<Document | null> {
       const dates = pageDates(new Date(), opts.timeZone);
@@ -182,18 +187,11 @@ function documentStore(opts: SpaOptions) {
       }
       let doc = armDocuments.get(contentHash);
       if (!doc) {
-        const template = templates.get('/');
-        doc =
-          !template || !existsSync(ssrEntry)
-            ? Promise.resolve(null)
-            : (async () => {
-                renderer ??= import(pathToFileURL(ssrEntry).href);
-                const rootHtml = withSupportEmail(
-                  await (await renderer).render('/', content),
-                  opts.publicConfig,
-                );
-                return fillDocument(withRoot(template, rootHtml), opts.publicConfig, dates, content);
-              })();
+        doc = armHtml(content).then((html) => {
+          if (html === null) return null;
+          const { head, end } = splitAtBodyEnd(html);
+          return { head: compressHead(head), end };
+        });
         armDocuments.set(contentHash, doc);
         // A failed render is tried again by the next request.
         doc.catch(() => armDocuments.delete(contentHash));
@@ -226,6 +224,15 @@ export const spaPlugin = fp(
     app.decorate('renderLanding', (step: LandingStep, formToken: string, copy?: ArmContent) =>
       documents.landing(step, formToken, copy),
     );
+    // The preview is the page without its app: it is whole as rendered, and the editor's frame runs no script.
+    app.decorate('renderArmPreview', async (content: ArmContent) => {
+      const html = await documents.armHtml(content);
+      return html === null
+        ? null
+        : html
+            .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '')
+            .replace(/<link\b[^>]*\brel="modulepreload"[^>]*>/gi, '');
+    });
 
     if (hasBuild) {
       await app.register(fastifyStatic, {

@@ -1,10 +1,13 @@
+import { ERROR_CODES } from '@uf/shared/errors';
 import {
+  armPreviewOutputSchema,
   experimentDeletedSchema,
   experimentResultsSchema,
   experimentSchema,
   experimentsSchema,
 } from '@uf/shared/experiments.output';
 import {
+  armPreviewSchema,
   experimentCreateSchema,
   experimentIdSchema,
   experimentStopSchema,
@@ -14,6 +17,7 @@ import {
   SLOT_NAMES,
   TEXT_SLOTS,
 } from '@uf/shared/experiments.schema';
+import { AppError } from '../errors';
 import {
   createExperiment,
   deleteExperiment,
@@ -27,6 +31,8 @@ import {
 import { experimentResults } from '../experiments/experiment-results';
 import { ref } from '../openapi/json-schema';
 import type { OperationDoc } from '../openapi/openapi-operations';
+// The server's renderArmPreview (a Fastify decoration): its type, where this router's type is read alone.
+import type {} from '../plugins/landing-render';
 import type { Context } from './context';
 import { clientIp } from './request-meta';
 import { adminProcedure, restAt, router } from './trpc';
@@ -71,6 +77,21 @@ export function createExperimentsRouter() {
       .mutation(async ({ ctx, input }) =>
         publicView(await createExperiment(ctx.services.db.pool, input, actorOf(ctx))),
       ),
+    // The editor's live preview: the page as the arm's content would be served, saved or not.
+    preview: adminProcedure
+      .meta(restAt('POST', `${BASE}/preview`))
+      .input(armPreviewSchema)
+      .output(armPreviewOutputSchema)
+      .mutation(async ({ ctx, input }) => {
+        const html = await ctx.req.server.renderArmPreview(input.content);
+        if (html === null) {
+          throw new AppError(
+            ERROR_CODES.unavailable,
+            'The web app is not built: there is no page to preview.',
+          );
+        }
+        return { html };
+      }),
     get: adminProcedure
       .meta(restAt('GET', `${BASE}/:id`))
       .input(experimentIdSchema)
@@ -167,6 +188,17 @@ export const EXPERIMENT_OPERATION_DOCS: Record<string, OperationDoc> = {
       '400': error(
         `A bad field, named in \`fieldErrors\`: an unknown slot (only ${SLOT_NAMES.join(', ')}), a slot too long, content on the control, weights not summing to 100, a repeated key`,
       ),
+    },
+  },
+  'admin.experiments.preview': {
+    tag: 'Admin',
+    summary: 'Preview an arm’s content',
+    description:
+      'The landing page as an arm with this `content` would be served — rendered on the server like a running arm, saved or not — as one HTML document without a form token. The editor shows it at a phone’s and a laptop’s width in a sandboxed frame (no script runs, nothing is counted).',
+    input: { example: { content: { headline: 'Your State May Owe You Money', formFirst: false } } },
+    responses: {
+      '200': { description: 'The page' },
+      '400': error(`An unknown slot (only ${SLOT_NAMES.join(', ')}), or a slot too long, named`),
     },
   },
   'admin.experiments.get': {

@@ -28,7 +28,7 @@ import {
   TEXT_SLOTS,
   type TextSlot,
 } from '@uf/shared/experiments';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
@@ -189,6 +189,97 @@ function Previews({ id, arm }: { id: string; arm: string }) {
         Preview on a laptop
       </Button>
     </Group>
+  );
+}
+
+/** The widths the preview shows an arm at, with the scale each is drawn at on the editor. */
+const PREVIEW_SCREENS = [
+  { label: 'phone', width: 390, height: 844, scale: 0.42 },
+  { label: 'laptop', width: 1280, height: 800, scale: 0.3 },
+] as const;
+/** How long typing must pause before the preview is rendered again. */
+const PREVIEW_DEBOUNCE_MS = 400;
+
+/**
+ * An arm's page as its content would be served (rendered on the server, as a running arm is), at a
+ * phone's and a laptop's width, redrawn as the admin types — saved or not. The frames are sandboxed
+ * without scripts (the page is whole without its app), so a preview is never counted anywhere and its form
+ * cannot be sent.
+ */
+function ArmPreview({ name, content }: { name: string; content: ArmContent }) {
+  const preview = trpc.admin.experiments.preview.useMutation();
+  const [html, setHtml] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const key = JSON.stringify(content);
+  const { mutateAsync } = preview;
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      mutateAsync({ content: JSON.parse(key) as ArmContent })
+        .then((answer) => {
+          if (!current) return;
+          setHtml(answer.html);
+          setFailed(null);
+        })
+        .catch((err: unknown) => {
+          if (current) setFailed(appErrorOf(err)?.message ?? 'The preview could not be drawn.');
+        });
+    }, PREVIEW_DEBOUNCE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [key, mutateAsync]);
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        Preview
+      </Text>
+      {failed && (
+        <Text size="sm" c="red.8" role="alert">
+          {failed}
+        </Text>
+      )}
+      <Group align="flex-start" gap="md">
+        {PREVIEW_SCREENS.map((screen) => (
+          <div key={screen.label}>
+            <Text size="xs" c="gray.7">
+              On a {screen.label} ({screen.width} px wide)
+            </Text>
+            <div
+              style={{
+                width: screen.width * screen.scale,
+                height: screen.height * screen.scale,
+                overflow: 'hidden',
+                border: '1px solid var(--mantine-color-gray-4)',
+                borderRadius: 4,
+              }}
+            >
+              {html === null ? (
+                <Center h="100%">
+                  <Loader size="sm" />
+                </Center>
+              ) : (
+                <iframe
+                  title={`${name} on a ${screen.label}`}
+                  srcDoc={html}
+                  // No script runs (no allow-scripts); the page's own origin, so its stylesheets load
+                  // as they do on the site (the build marks them crossorigin).
+                  sandbox="allow-same-origin"
+                  style={{
+                    width: screen.width,
+                    height: screen.height,
+                    border: 0,
+                    transform: `scale(${screen.scale})`,
+                    transformOrigin: '0 0',
+                  }}
+                />
+              )}
+            </div>
+          </div>
+        ))}
+      </Group>
+    </Stack>
   );
 }
 
@@ -370,7 +461,7 @@ function ExperimentEditor({ id, initial }: { id: string | null; initial?: Draft 
                 )}
               </>
             )}
-            {id && <Previews id={id} arm={arm.key} />}
+            <ArmPreview name={arm.name} content={arm.content} />
           </Stack>
         </Paper>
       ))}
@@ -400,7 +491,6 @@ function ExperimentEditor({ id, initial }: { id: string | null; initial?: Draft 
           Save draft
         </Button>
       </Group>
-      {!id && <Text size="sm">Save the draft to preview each arm.</Text>}
     </Shell>
   );
 }

@@ -1,5 +1,6 @@
 import type { TrackEventInput } from '@uf/shared/analytics.schema';
 import { type AnalyticsEventType, SESSION_STORAGE_KEYS } from '@uf/shared/constants';
+import { ARM_PREVIEW_PARAM } from '@uf/shared/experiments';
 import { sessionAttribution } from './session-attribution';
 
 // Browser side of visitor analytics (spec §3, §4). Fire-and-forget: a failure only warns.
@@ -23,6 +24,8 @@ export function getAnalyticsSessionId(): string {
 }
 
 export function trackEvent(eventType: AnalyticsEventType, page: string, referrer?: string): void {
+  // An admin's preview of an experiment's arm (`?arm=`, issue 48) is nobody's visit, as it is no exposure.
+  if (new URLSearchParams(location.search).has(ARM_PREVIEW_PARAM)) return;
   const body: TrackEventInput = {
     eventType,
     page,
