@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedAdmin, signIn } from './support/admin';
+import { h1Of, OWED_H1, startHeadlineExperiment, tokenOf } from './support/experiments';
 import { visitorLeadBody } from './support/fixtures';
 import { startTestApp, type TestApp } from './support/test-app';
 import { BROWSER_UA, SECONDS_ON_PAGE, testClock, visitorAddress } from './support/visitor';
@@ -14,18 +15,11 @@ import { BROWSER_UA, SECONDS_ON_PAGE, testClock, visitorAddress } from './suppor
 const clock = testClock();
 let t: TestApp;
 let cookies: Record<string, string>;
-const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
-  t.app.inject({ method, url, cookies, ...(payload ? { payload } : {}) });
 
-const OWED_H1 = 'Your State May Owe You Money';
 const CAMPAIGN = { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'spring' };
 type Visitor = { ua: string; ip: string; arm: string; campaign: boolean; lead: boolean };
 const visitors: Visitor[] = [];
 let experimentId = '';
-
-const h1Of = (html: string) => html.match(/<h1[^>]*>([^<]*)<\/h1>/)?.[1] ?? null;
-const tokenOf = (html: string) =>
-  html.match(/<input type="hidden" name="formToken" form="lead-form" value="([^"]+)">/)?.[1] ?? '';
 
 function track(v: { ua: string; ip: string }, eventType: string, sessionId: string, campaign: boolean) {
   return t.app.inject({
@@ -56,17 +50,7 @@ beforeAll(async () => {
   t = await startTestApp({}, { clock: clock.now });
   await seedAdmin(t.app);
   cookies = await signIn(t.app);
-  const created = await admin('POST', '/api/admin/experiments', {
-    name: 'Headline',
-    primaryMetric: 'lead_rate',
-    plannedVisitors: 2000,
-    arms: [
-      { key: 'control', name: 'Control', weight: 50, content: {} },
-      { key: 'owed', name: 'Owed', weight: 50, content: { headline: OWED_H1 } },
-    ],
-  });
-  experimentId = created.json().id;
-  expect((await admin('POST', `/api/admin/experiments/${experimentId}/start`)).statusCode).toBe(200);
+  experimentId = await startHeadlineExperiment(t.app, cookies, { headline: OWED_H1 });
 
   // 24 visitors: every other one from the campaign, every third one sends a lead.
   const pages: string[] = [];

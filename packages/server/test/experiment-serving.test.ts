@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAdmin, signIn } from './support/admin';
+import { CONTROL_H1, h1Of, OWED_H1, startHeadlineExperiment, tokenOf } from './support/experiments';
 import { visitorLeadBody } from './support/fixtures';
 import { startTestApp, type TestApp } from './support/test-app';
 import { BROWSER_UA, SECONDS_ON_PAGE, testClock, visitorAddress } from './support/visitor';
@@ -15,8 +16,6 @@ let cookies: Record<string, string>;
 const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url, cookies, ...(payload ? { payload } : {}) });
 
-const CONTROL_H1 = 'Find Out If Unclaimed Money Is Waiting For You';
-const OWED_H1 = 'Your State May Owe You Money';
 const ORIGIN = 'http://localhost:3000';
 
 type Visitor = { ua: string; ip: string };
@@ -27,10 +26,7 @@ const visit = (v: Visitor, url = '/', method: 'GET' | 'HEAD' = 'GET', headers: R
     headers: { host: 'localhost:3000', 'user-agent': v.ua, ...headers },
     remoteAddress: v.ip,
   });
-const h1Of = (html: string) => html.match(/<h1[^>]*>([^<]*)<\/h1>/)?.[1] ?? null;
 const formOf = (html: string) => html.match(/<form[^>]*id="lead-form"[\s\S]*?<\/form>/)?.[0] ?? null;
-const tokenOf = (html: string) =>
-  html.match(/<input type="hidden" name="formToken" form="lead-form" value="([^"]+)">/)?.[1] ?? '';
 const exposures = async (experimentId: string) =>
   Number(
     (
@@ -48,22 +44,11 @@ beforeAll(async () => {
   t = await startTestApp({}, { clock: clock.now });
   await seedAdmin(t.app);
   cookies = await signIn(t.app);
-  const created = await admin('POST', '/api/admin/experiments', {
-    name: 'Headline',
-    primaryMetric: 'lead_rate',
-    plannedVisitors: 2000,
-    arms: [
-      { key: 'control', name: 'Control', weight: 50, content: {} },
-      {
-        key: 'owed',
-        name: 'Owed',
-        weight: 50,
-        content: { headline: OWED_H1, heroButton: 'Check What You Are Owed', formFirst: false },
-      },
-    ],
+  experimentId = await startHeadlineExperiment(t.app, cookies, {
+    headline: OWED_H1,
+    heroButton: 'Check What You Are Owed',
+    formFirst: false,
   });
-  experimentId = created.json().id;
-  expect((await admin('POST', `/api/admin/experiments/${experimentId}/start`)).statusCode).toBe(200);
 });
 afterAll(async () => {
   await t?.close();

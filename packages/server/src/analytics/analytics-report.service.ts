@@ -5,6 +5,7 @@ import type { AnalyticsEventType } from '@uf/shared/constants';
 import { ERROR_CODES } from '@uf/shared/errors';
 import type { Pool, PoolClient } from 'pg';
 import { AppError } from '../errors';
+import { findExperiment } from '../experiments/experiment.service';
 import { dateAndTimeIn } from '../platform/time';
 import { comparisonPeriods, splitRange } from './analytics-periods';
 import {
@@ -104,18 +105,14 @@ function breakdown(rows: { dimension: string; value: string; count: string }[], 
 }
 
 /** An experiment filter names an experiment that exists, and an arm of it: else a 400 that says which. */
-async function checkExperimentFilter(pool: Pool, experiment: string, arm: string | undefined) {
-  const { rows } = await pool.query<{ keys: string[] }>(
-    `select array(select a->>'key' from jsonb_array_elements(arms) a) as keys from experiment where id = $1`,
-    [experiment],
-  );
-  const keys = rows[0]?.keys;
-  if (!keys) {
+async function checkExperimentFilter(pool: Pool, id: string, arm: string | undefined) {
+  const experiment = await findExperiment(pool, id);
+  if (!experiment) {
     throw new AppError(ERROR_CODES.validation, 'experiment: no such experiment', [
       { field: 'experiment', message: 'no such experiment' },
     ]);
   }
-  if (arm !== undefined && !keys.includes(arm)) {
+  if (arm !== undefined && !experiment.arms.some((a) => a.key === arm)) {
     throw new AppError(ERROR_CODES.validation, `arm: this experiment has no arm "${arm}"`, [
       { field: 'arm', message: `this experiment has no arm "${arm}"` },
     ]);

@@ -100,11 +100,16 @@ const liveConflict = () =>
 
 type Actor = { username: string; ipAddress: string | null };
 
-async function load(pool: Pool, id: string): Promise<LiveExperiment> {
+/** The experiment with this id, or null when there is none. */
+export async function findExperiment(pool: Pool, id: string): Promise<LiveExperiment | null> {
   const { rows } = await pool.query<Row>('select * from experiment where id = $1', [id]);
-  const row = rows[0];
-  if (!row) throw notFound();
-  return viewOf(row);
+  return rows[0] ? viewOf(rows[0]) : null;
+}
+
+async function load(pool: Pool, id: string): Promise<LiveExperiment> {
+  const experiment = await findExperiment(pool, id);
+  if (!experiment) throw notFound();
+  return experiment;
 }
 
 export async function listExperiments(pool: Pool): Promise<LiveExperiment[]> {

@@ -5,7 +5,7 @@ import { databaseCommitter } from '../platform/pg-batch';
 import { dateAndTimeIn } from '../platform/time';
 import type { TokenArm } from '../quality/form-token';
 import { armFor } from './assignment';
-import { getExperiment, type LiveExperiment, liveExperiment, type StoredArm } from './experiment.service';
+import { findExperiment, type LiveExperiment, liveExperiment, type StoredArm } from './experiment.service';
 
 // Which arm a landing page request is served in, and the exposure it counts (issue 48, ADR 075).
 //
@@ -105,7 +105,8 @@ export function createLandingArms(options: {
     const key = typeof req.query.arm === 'string' ? req.query.arm : '';
     const id = typeof req.query.experiment === 'string' ? req.query.experiment : '';
     let experiment: LiveExperiment | null = null;
-    if (/^[0-9a-f-]{36}$/i.test(id)) experiment = await getExperiment(pool, id).catch(() => null);
+    if (/^[0-9a-f-]{36}$/i.test(id))
+      experiment = await findExperiment(pool, id).catch(() => null); // unreadable: the page as built
     else experiment = await liveNow(page);
     const arm = experiment?.arms.find((a) => a.key === key);
     if (!experiment || !arm) return null;

@@ -32,6 +32,7 @@ import { useEffect, useState } from 'react';
 import { notifyError, notifySuccess } from '../../notify';
 import { usePageMeta } from '../../page-meta';
 import { appErrorOf, trpc } from '../../trpc';
+import { usd } from '../admin-buyers/buyer-words';
 import { ConfirmDialog, type ConfirmRequest } from '../admin-leads/confirm-dialog';
 import { useAdminSession, useLeaveWhenSignedOut } from '../admin-quality/admin-session';
 import { CheckingAuthentication } from '../admin-shell/checking-authentication';
@@ -496,7 +497,6 @@ function ExperimentEditor({ id, initial }: { id: string | null; initial?: Draft 
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
-const usd = (x: number) => `$${x.toFixed(2)}`;
 
 /** One arm's lift with both intervals drawn on one axis (0 = no change). */
 function IntervalChart({
