@@ -104,14 +104,20 @@ function fillHtml(
     .join(escapeAttr(dates.year));
 }
 
-function fillDocument(
-  template: string,
-  publicConfig: Record<string, unknown>,
-  dates: PageDates,
-  landingCopy?: ArmContent,
-): Document {
-  const { head, end } = splitAtBodyEnd(fillHtml(template, publicConfig, dates, landingCopy));
+/** The server-side renderer's entry (web/src/entry-server.tsx). */
+type Renderer = {
+  renderLanding(step: LandingStep, copy?: ArmContent): Promise<string>;
+  render(url: string, copy?: ArmContent): Promise<string>;
+};
+
+/** A filled-in page as served from memory: compressed up to where the answer's own part goes. */
+function compressDocument(html: string): Document {
+  const { head, end } = splitAtBodyEnd(html);
   return { head: compressHead(head), end };
+}
+
+function fillDocument(template: string, publicConfig: Record<string, unknown>, dates: PageDates): Document {
+  return compressDocument(fillHtml(template, publicConfig, dates));
 }
 
 /**
@@ -136,12 +142,7 @@ function documentStore(opts: SpaOptions) {
   let filled = new Map<string, Document>();
   // The server-side renderer (web/src/entry-server.tsx, built beside dist as dist-ssr), loaded on first use.
   const ssrEntry = `${path.resolve(opts.distDir)}-ssr/entry-server.js`;
-  let renderer:
-    | Promise<{
-        renderLanding(step: LandingStep, copy?: ArmContent): Promise<string>;
-        render(url: string, copy?: ArmContent): Promise<string>;
-      }>
-    | undefined;
+  let renderer: Promise<Renderer> | undefined;
   const ROOT_OPEN = '<div id="root">';
   const withRoot = (template: string, rootHtml: string) => {
     const open = template.indexOf(ROOT_OPEN) + ROOT_OPEN.length;
@@ -153,27 +154,31 @@ function documentStore(opts: SpaOptions) {
   // prerendered ones. Keyed by the content's hash: arms with the same content share one.
   const armDocuments = new Map<string, Promise<Document | null>>();
   let armDay = '';
-  const armHtml = async (content: ArmContent): Promise<string | null> => {
+  /**
+   * The landing template with the server renderer's page in its root (`render` picks what to render and
+   * may add to the head), filled in for today; null when the app is not built.
+   */
+  const renderedLanding = async (
+    render: (r: Renderer) => Promise<string>,
+    copy: ArmContent | undefined,
+    head = '',
+  ): Promise<string | null> => {
     const template = templates.get('/');
     if (!template || !existsSync(ssrEntry)) return null;
     renderer ??= import(pathToFileURL(ssrEntry).href);
-    const rootHtml = withSupportEmail(await (await renderer).render('/', content), opts.publicConfig);
-    const dates = pageDates(new Date(), opts.timeZone);
-    return fillHtml(withRoot(template, rootHtml), opts.publicConfig, dates, content);
+    const rootHtml = withSupportEmail(await render(await renderer), opts.publicConfig);
+    const html = withRoot(template, rootHtml).replace('</head>', `${head}</head>`);
+    return fillHtml(html, opts.publicConfig, pageDates(new Date(), opts.timeZone), copy);
   };
+  const armHtml = (content: ArmContent) => renderedLanding((r) => r.render('/', content), content);
   return {
     hasBuild: templates.has('index'),
     /** The landing document with `rootHtml` as its page and the step for the app to take over. */
     async landing(step: LandingStep, formToken: string, copy?: ArmContent): Promise<string | null> {
-      const template = templates.get('/');
-      if (!template || !existsSync(ssrEntry)) return null;
-      renderer ??= import(pathToFileURL(ssrEntry).href);
-      const rootHtml = withSupportEmail(await (await renderer).renderLanding(step, copy), opts.publicConfig);
       const stepMeta = `<meta name="${LANDING_STEP_META}" content="${escapeAttr(JSON.stringify(step))}" />`;
-      const html = withRoot(template, rootHtml).replace('</head>', `  ${stepMeta}\n  </head>`);
-      const { head, end } = splitAtBodyEnd(
-        fillHtml(html, opts.publicConfig, pageDates(new Date(), opts.timeZone), copy),
-      );
+      const html = await renderedLanding((r) => r.renderLanding(step, copy), copy, `  ${stepMeta}\n  `);
+      if (html === null) return null;
+      const { head, end } = splitAtBodyEnd(html);
       return `${head}${formTokenField(formToken)}${end}`;
     },
     /** The landing page rendered with an arm's content, as HTML; null when the app is not built. */
@@ -187,11 +192,7 @@ function documentStore(opts: SpaOptions) {
       }
       let doc = armDocuments.get(contentHash);
       if (!doc) {
-        doc = armHtml(content).then((html) => {
-          if (html === null) return null;
-          const { head, end } = splitAtBodyEnd(html);
-          return { head: compressHead(head), end };
-        });
+        doc = armHtml(content).then((html) => (html === null ? null : compressDocument(html)));
         armDocuments.set(contentHash, doc);
         // A failed render is tried again by the next request.
         doc.catch(() => armDocuments.delete(contentHash));
